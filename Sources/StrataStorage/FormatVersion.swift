@@ -1,0 +1,1 @@
+public enum StorageFormat { public static let majorVersion: UInt16 = 1 }

@@ -1,0 +1,4 @@
+import Testing
+@testable import StrataStorage
+
+@Test func formatVersionIsOne() { #expect(StorageFormat.majorVersion == 1) }
