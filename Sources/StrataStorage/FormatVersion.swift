@@ -1,1 +1,0 @@
-public enum StorageFormat { public static let majorVersion: UInt16 = 1 }

@@ -1,4 +1,0 @@
-import Testing
-@testable import StrataStorage
-
-@Test func formatVersionIsOne() { #expect(StorageFormat.majorVersion == 1) }
