@@ -1,0 +1,250 @@
+import Foundation
+
+/// A store directory: the writer lock, the log, the snapshots and recovery.
+///
+/// Guarantees (see `docs/FORMAT.md` for the full rules):
+/// 1. After any crash, the recovered state is an exact prefix of the commit history:
+///    whole transactions, no holes. Under ``Durability/always`` it includes every
+///    transaction whose ``append(kind:payload:)`` returned.
+/// 2. A torn or zero-filled final frame is truncated, synced and reported.
+/// 3. Damage followed by data that was already synced is reported as
+///    ``StorageError/Code/corrupted`` (file, offset, last good LSN) and nothing is changed,
+///    unless ``RecoveryMode/pointInTime`` is chosen.
+/// 4. An unreadable newest snapshot falls back to an older one plus the log when one is kept.
+/// 5. After any write or sync error the engine is read-only until reopened.
+/// 6. A newer major format version is refused.
+///
+/// `@unchecked Sendable`: the only mutable state, `lock` and `log`, is set in `init` and
+/// read-only afterwards except through `stateLock`; the write-ahead log synchronizes itself.
+public final class StorageEngine: @unchecked Sendable {
+    /// The store directory.
+    public let directory: String
+    /// The options it was opened with.
+    public let options: StorageOptions
+    /// Whether appends are refused because the store was opened read-only.
+    public let isReadOnly: Bool
+    private let fileSystem: any FileSystem
+    private let log: WriteAheadLog?
+    private let writerLock: (any FileLock)?
+    private let stateLock = NSLock()
+    private var checkpointRunning = false
+    private let recoveredLSN: UInt64
+
+    /// The file that holds the report of the last writable open.
+    public static let recoveryReportFile = "last-recovery.json"
+
+    private init(directory: String, options: StorageOptions, log: WriteAheadLog?,
+                 writerLock: (any FileLock)?, recoveredLSN: UInt64) {
+        self.directory = directory
+        self.options = options
+        self.isReadOnly = options.readOnly
+        self.fileSystem = options.fileSystem
+        self.log = log
+        self.writerLock = writerLock
+        self.recoveredLSN = recoveredLSN
+    }
+
+    deinit { writerLock?.unlock() }
+
+    /// Opens (or creates) the store in `directory` and recovers its state.
+    ///
+    /// - Returns: the engine, ready for appends unless read-only, and the recovered state
+    ///   for the layer above to load.
+    /// - Throws: ``StorageError`` with `locked` (another process writes this store),
+    ///   `notAStore`, `corrupted`, `unsupportedFormat`, `io` or `diskFull`.
+    public static func open(at directory: String,
+                            options: StorageOptions = StorageOptions()) throws -> (StorageEngine, RecoveredState) {
+        let fs = options.fileSystem
+        try prepareDirectory(directory, options: options)
+        var writerLock: (any FileLock)?
+        if !options.readOnly {
+            guard let lock = try WriteAheadLog.wrap("Locking the store", { try fs.tryLock("\(directory)/\(StoreFileNames.lock)") }) else {
+                throw StorageError(.locked, "The store at \(directory) is open for writing in another process. Close that process, or open this one read-only.", file: "\(directory)/\(StoreFileNames.lock)")
+            }
+            writerLock = lock
+        }
+        do {
+            var report = RecoveryReport()
+            report.readOnly = options.readOnly
+            report.openedAt = Int64(Date().timeIntervalSince1970 * 1_000_000)
+            let names = try WriteAheadLog.wrap("Listing the store") { try fs.contentsOfDirectory(directory) }
+            if !options.readOnly {
+                for name in names where name.hasSuffix(".snap.tmp") {
+                    try WriteAheadLog.wrap("Removing unfinished snapshot \(name)") { try fs.remove("\(directory)/\(name)") }
+                    report.removedFiles.append(name)
+                }
+            }
+            let snapshot = try newestUsableSnapshot(names: names, directory: directory, fileSystem: fs, report: &report)
+            report.snapshotFile = snapshot?.name
+            report.snapshotLSN = snapshot?.lsn ?? 0
+            let recovery = LogRecovery(fileSystem: fs, directory: directory, mode: options.recoveryMode,
+                                       readOnly: options.readOnly)
+            let recovered = try recovery.recover(segments: names.filter { StoreFileNames.segmentLSN($0) != nil },
+                                                 snapshotLSN: snapshot?.lsn ?? 0, report: &report)
+            var log: WriteAheadLog?
+            if !options.readOnly {
+                log = try WriteAheadLog(fileSystem: fs, directory: directory, durability: options.durability,
+                                        segmentSize: options.segmentSize, lastLSN: recovered.lastLSN,
+                                        tail: recovered.tail)
+                try? writeReport(report, directory: directory, fileSystem: fs)
+            }
+            let engine = StorageEngine(directory: directory, options: options, log: log,
+                                       writerLock: writerLock, recoveredLSN: recovered.lastLSN)
+            return (engine, RecoveredState(snapshot: snapshot, records: recovered.records, report: report))
+        } catch {
+            writerLock?.unlock()
+            throw error
+        }
+    }
+
+    /// Appends one transaction to the log and waits as the durability mode says.
+    ///
+    /// - Parameters:
+    ///   - kind: what the payload is, for the layer above (stored in the frame header).
+    ///   - payload: the transaction's bytes; compressed when that makes them smaller.
+    /// - Returns: the transaction's LSN.
+    /// - Throws: ``StorageError/Code/readOnly`` when opened read-only or after a write error;
+    ///   `diskFull` or `io` when this append's write or sync fails.
+    public func append(kind: UInt8, payload: [UInt8]) throws -> UInt64 {
+        guard let log else {
+            throw StorageError(.readOnly, "The store at \(directory) was opened read-only; open it without readOnly to write.")
+        }
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        return try log.append(kind: kind, payload: payload, timestamp: now)
+    }
+
+    /// The LSN of the last transaction appended (or recovered).
+    public var lastLSN: UInt64 { log?.lastAssignedLSN ?? recoveredLSN }
+
+    /// Bytes appended to the log since the last checkpoint (or open).
+    public var logBytesSinceCheckpoint: Int64 { log?.appendedBytes ?? 0 }
+
+    /// The error that made the engine read-only after a failed write, if any.
+    public var failure: StorageError? { log?.failureError }
+
+    /// First step of a checkpoint: closes the current segment (flushing and syncing it)
+    /// and starts a new one. Call it while no commit is in progress, so that the state to
+    /// snapshot is exactly the state at the returned LSN; commits may continue right after.
+    ///
+    /// - Returns: the LSN the snapshot must capture.
+    /// - Throws: ``StorageError/Code/invalidArgument`` while another checkpoint runs.
+    public func beginCheckpoint() throws -> UInt64 {
+        guard let log else { throw StorageError(.readOnly, "A read-only store cannot be checkpointed; open it for writing.") }
+        try stateLock.withLock {
+            if checkpointRunning { throw StorageError(.invalidArgument, "A checkpoint is already running.") }
+            checkpointRunning = true
+        }
+        do { return try log.rotate() }
+        catch { stateLock.withLock { checkpointRunning = false }; throw error }
+    }
+
+    /// Second step: writes the snapshot of the state at `lsn` (from ``beginCheckpoint()``)
+    /// with `fill`, then deletes the log segments and older snapshots it makes unnecessary.
+    /// Safe to run on a background thread while commits continue.
+    ///
+    /// - Returns: the snapshot's size in bytes.
+    @discardableResult
+    public func completeCheckpoint(lsn: UInt64, tables: [TableDescriptor], metadata: [UInt8],
+                                   fill: (SnapshotWriter) throws -> Void) throws -> Int64 {
+        defer { stateLock.withLock { checkpointRunning = false } }
+        do {
+            let writer = try SnapshotWriter(fileSystem: fileSystem, directory: directory, lsn: lsn,
+                                            tables: tables, metadata: metadata,
+                                            createdAt: Int64(Date().timeIntervalSince1970 * 1_000_000))
+            let size: Int64
+            do {
+                try fill(writer)
+                size = try writer.finish()
+            } catch {
+                writer.abandon()
+                throw error
+            }
+            try removeCoveredFiles()
+            return size
+        } catch let error as StorageError where [.io, .diskFull].contains(error.code) {
+            // Rule 5: after any write or sync error the store is read-only until reopened.
+            log?.markFailed(error)
+            throw error
+        }
+    }
+
+    /// Deletes snapshots beyond the retention count and the log segments no kept snapshot needs.
+    private func removeCoveredFiles() throws {
+        try WriteAheadLog.wrap("Trimming the store after a checkpoint") {
+            let names = try fileSystem.contentsOfDirectory(directory)
+            let snapshots = names.compactMap { n in StoreFileNames.snapshotLSN(n).map { (n, $0) } }.sorted { $0.1 > $1.1 }
+            let kept = snapshots.prefix(max(1, options.snapshotsRetained))
+            guard let oldestKept = kept.last?.1 else { return }
+            for (name, _) in snapshots.dropFirst(kept.count) { try fileSystem.remove("\(directory)/\(name)") }
+            let segments = names.compactMap { n in StoreFileNames.segmentLSN(n).map { (n, $0) } }.sorted { $0.1 < $1.1 }
+            for (index, (name, _)) in segments.enumerated() where index + 1 < segments.count {
+                if segments[index + 1].1 <= oldestKept + 1 { try fileSystem.remove("\(directory)/\(name)") }
+            }
+            try fileSystem.syncDirectory(directory)
+        }
+    }
+
+    /// Flushes and syncs the log and releases the writer lock.
+    public func close() throws {
+        defer { writerLock?.unlock() }
+        try log?.close()
+    }
+
+    // MARK: - Opening
+
+    private static func prepareDirectory(_ directory: String, options: StorageOptions) throws {
+        let fs = options.fileSystem
+        if !fs.exists(directory) {
+            guard options.createIfMissing && !options.readOnly else {
+                throw StorageError(.notAStore, "There is no store at \(directory). Check the path, or create the store first.", file: directory)
+            }
+            try WriteAheadLog.wrap("Creating the store directory") { try fs.createDirectory(directory) }
+            return
+        }
+        guard fs.isDirectory(directory) else {
+            throw StorageError(.notAStore, "\(directory) is a file, not a store directory.", file: directory)
+        }
+        let names = try WriteAheadLog.wrap("Listing the store") { try fs.contentsOfDirectory(directory) }
+        let isStore = names.contains { StoreFileNames.segmentLSN($0) != nil || StoreFileNames.snapshotLSN($0) != nil || $0 == StoreFileNames.lock }
+        if !isStore && !names.isEmpty {
+            throw StorageError(.notAStore, "\(directory) is not a Strata store (it has other files and no log or snapshot). Point at a store directory, or at an empty or missing directory to create one.", file: directory)
+        }
+        if !isStore && options.readOnly {
+            throw StorageError(.notAStore, "\(directory) is an empty directory, not a store.", file: directory)
+        }
+    }
+
+    private static func newestUsableSnapshot(names: [String], directory: String, fileSystem: any FileSystem,
+                                             report: inout RecoveryReport) throws -> SnapshotReader? {
+        let snapshots = names.compactMap { n in StoreFileNames.snapshotLSN(n).map { (n, $0) } }.sorted { $0.1 > $1.1 }
+        var firstError: StorageError?
+        for (name, _) in snapshots {
+            do {
+                let reader = try SnapshotReader(fileSystem: fileSystem, directory: directory, name: name)
+                try reader.verifyChecksums()
+                return reader
+            } catch let error as StorageError where error.code == .corrupted {
+                report.unusableSnapshots[name] = error.message
+                firstError = firstError ?? error
+            }
+        }
+        if let firstError {
+            // No usable snapshot: the log alone must reach back to LSN 1, which recovery checks.
+            let segments = names.compactMap(StoreFileNames.segmentLSN).sorted()
+            if segments.first != 1 { throw firstError }
+        }
+        return nil
+    }
+
+    private static func writeReport(_ report: RecoveryReport, directory: String, fileSystem: any FileSystem) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let bytes = Array(try encoder.encode(report))
+        let temporary = "\(directory)/\(recoveryReportFile).tmp"
+        if fileSystem.exists(temporary) { try fileSystem.remove(temporary) }
+        let file = try fileSystem.open(temporary, mode: .createNew)
+        try file.writeAll(bytes, at: 0)
+        try file.close()
+        try fileSystem.rename(temporary, to: "\(directory)/\(recoveryReportFile)")
+    }
+}

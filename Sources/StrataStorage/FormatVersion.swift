@@ -1,0 +1,21 @@
+/// The on-disk format version written by this build, and the limits every decoder enforces.
+///
+/// The byte layout is specified in `docs/FORMAT.md`. A file whose major version is higher
+/// than ``major`` is refused with ``StorageError/Code/unsupportedFormat``; a higher minor
+/// version of the same major is readable (minor versions only add optional data).
+public enum FormatVersion {
+    /// The major format version: incompatible layout changes bump it.
+    public static let major: UInt16 = 1
+    /// The minor format version: compatible additions bump it.
+    public static let minor: UInt16 = 0
+}
+
+/// The limits decoders enforce before allocating anything.
+public enum FormatLimits {
+    /// The largest decompressed payload of one frame (1 GiB).
+    public static let maximumFramePayload = 1 << 30
+    /// The largest decompressed payload of one snapshot chunk (256 MiB).
+    public static let maximumChunkPayload = 1 << 28
+    /// The largest snapshot footer index (64 MiB).
+    public static let maximumFooterSize = 1 << 26
+}

@@ -1,0 +1,133 @@
+/// A payload compressed (when that makes it smaller) and checksummed, waiting for its LSN.
+///
+/// Preparing is the expensive part of encoding a frame (compression and the payload's
+/// CRC), so it happens before the log's lock is taken; ``FrameCodec/seal(_:kind:lsn:timestamp:salt:)``
+/// then only writes 48 header bytes.
+public struct PreparedPayload: Sendable {
+    /// The bytes to store after the header.
+    let stored: [UInt8]
+    /// Whether ``stored`` is an LZ4 block.
+    let isCompressed: Bool
+    /// The payload's length before compression.
+    let rawLength: Int
+    /// CRC-32C running value over ``stored`` (not finalized).
+    let runningChecksum: UInt32
+
+    /// Bytes this frame takes on disk, header included.
+    public var frameLength: Int { FrameHeader.size + stored.count }
+}
+
+/// Encodes and decodes frames: a 48-byte header, then the payload, LZ4-compressed when that
+/// makes it smaller. Decoding bounds every length before allocating.
+public enum FrameCodec {
+    /// Compresses and checksums `payload`.
+    ///
+    /// - Throws: ``StorageError/Code/tooLarge`` when the payload exceeds
+    ///   ``FormatLimits/maximumFramePayload``.
+    /// - Complexity: O(n).
+    public static func prepare(_ payload: [UInt8]) throws -> PreparedPayload {
+        guard payload.count <= FormatLimits.maximumFramePayload else {
+            throw StorageError(.tooLarge, "A transaction of \(payload.count) bytes exceeds the \(FormatLimits.maximumFramePayload)-byte frame limit; split it into smaller transactions.")
+        }
+        var stored = payload
+        var compressed = false
+        if payload.count >= 64, let packed = LZ4.compress(payload), packed.count < payload.count {
+            stored = packed
+            compressed = true
+        }
+        let crc = stored.withUnsafeBytes { CRC32C.update(CRC32C.initial, $0) }
+        return PreparedPayload(stored: stored, isCompressed: compressed,
+                               rawLength: payload.count, runningChecksum: crc)
+    }
+
+    /// Appends the complete frame (header then stored payload) to `buffer`.
+    public static func seal(_ prepared: PreparedPayload, kind: UInt8, lsn: UInt64,
+                            timestamp: Int64, syncedLSN: UInt64, salt: UInt32,
+                            into buffer: inout [UInt8]) {
+        var header = FrameHeader(kind: kind, isCompressed: prepared.isCompressed,
+                                 storedLength: prepared.stored.count, rawLength: prepared.rawLength,
+                                 lsn: lsn, timestamp: timestamp, syncedLSN: syncedLSN, salt: salt,
+                                 checksum: 0)
+        var prefix = header.encodedPrefix()
+        let crc = prefix.withUnsafeBytes { CRC32C.update(prepared.runningChecksum, $0) }
+        header.checksum = CRC32C.finalize(crc)
+        withUnsafeBytes(of: header.checksum.littleEndian) { prefix.append(contentsOf: $0) }
+        buffer.append(contentsOf: prefix)
+        buffer.append(contentsOf: prepared.stored)
+    }
+
+    /// Encodes one frame in one call (prepare then seal).
+    public static func encode(_ payload: [UInt8], kind: UInt8, lsn: UInt64, timestamp: Int64,
+                              syncedLSN: UInt64, salt: UInt32) throws -> [UInt8] {
+        var out: [UInt8] = []
+        seal(try prepare(payload), kind: kind, lsn: lsn, timestamp: timestamp,
+             syncedLSN: syncedLSN, salt: salt, into: &out)
+        return out
+    }
+
+    /// Parses and bounds-checks the header at `offset`, without looking at the payload.
+    ///
+    /// Fails with `.truncated` when the header or its declared payload runs past `end`.
+    public static func decodeHeader(_ bytes: UnsafeRawBufferPointer, at offset: Int,
+                                    end: Int) -> Result<FrameHeader, FrameDefect> {
+        guard end - offset >= FrameHeader.size else { return .failure(.truncated) }
+        let base = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + FrameHeader.size])
+        if base.allSatisfy({ $0 == 0 }) { return .failure(.zeroFilled) }
+        func u32(_ at: Int) -> UInt32 { base.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian }
+        func u64(_ at: Int) -> UInt64 { base.loadUnaligned(fromByteOffset: at, as: UInt64.self).littleEndian }
+        guard u32(0) == FrameHeader.magic else { return .failure(.badMagic) }
+        let flags = base[5]
+        guard flags & ~FrameHeader.compressedFlag == 0 else { return .failure(.badHeader("unknown flags")) }
+        guard base[6] == 0, base[7] == 0 else { return .failure(.badHeader("reserved bytes set")) }
+        let stored = Int(u32(8)), raw = Int(u32(12))
+        let compressed = flags & FrameHeader.compressedFlag != 0
+        guard raw <= FormatLimits.maximumFramePayload else { return .failure(.badHeader("payload length above limit")) }
+        if compressed {
+            guard raw > 0, let bound = LZ4.compressBound(raw), stored > 0, stored <= bound else {
+                return .failure(.badHeader("compressed length impossible for declared size"))
+            }
+        } else {
+            guard stored == raw else { return .failure(.badHeader("stored and raw lengths differ")) }
+        }
+        let header = FrameHeader(kind: base[4], isCompressed: compressed, storedLength: stored,
+                                 rawLength: raw, lsn: u64(16),
+                                 timestamp: Int64(bitPattern: u64(24)), syncedLSN: u64(32),
+                                 salt: u32(40), checksum: u32(44))
+        guard end - offset - FrameHeader.size >= stored else { return .failure(.truncated) }
+        return .success(header)
+    }
+
+    /// Whether the checksum of the frame whose header was decoded at `offset` matches.
+    public static func verifyChecksum(_ bytes: UnsafeRawBufferPointer, at offset: Int,
+                                      header: FrameHeader) -> Bool {
+        let payloadStart = offset + FrameHeader.size
+        let payload = UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<payloadStart + header.storedLength])
+        let prefix = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 44])
+        let crc = CRC32C.update(CRC32C.update(CRC32C.initial, payload), prefix)
+        return CRC32C.finalize(crc) == header.checksum
+    }
+
+    /// The frame's payload, decompressed when needed. Call after ``verifyChecksum(_:at:header:)``.
+    public static func payload(_ bytes: UnsafeRawBufferPointer, at offset: Int,
+                               header: FrameHeader) -> Result<[UInt8], FrameDefect> {
+        let start = offset + FrameHeader.size
+        let stored = UnsafeRawBufferPointer(rebasing: bytes[start..<start + header.storedLength])
+        if !header.isCompressed { return .success(Array(stored)) }
+        guard let raw = LZ4.decompress(stored, originalSize: header.rawLength) else {
+            return .failure(.badCompression)
+        }
+        return .success(raw)
+    }
+
+    /// Decodes one whole frame at `offset`: header, checksum, salt and payload.
+    public static func decode(_ bytes: UnsafeRawBufferPointer, at offset: Int, end: Int,
+                              expectedSalt: UInt32?) -> Result<(FrameHeader, [UInt8]), FrameDefect> {
+        switch decodeHeader(bytes, at: offset, end: end) {
+        case .failure(let defect): return .failure(defect)
+        case .success(let header):
+            guard verifyChecksum(bytes, at: offset, header: header) else { return .failure(.checksumMismatch) }
+            if let expectedSalt, header.salt != expectedSalt { return .failure(.saltMismatch) }
+            return payload(bytes, at: offset, header: header).map { (header, $0) }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+/// The result of reading one log segment from its start to the first bad frame.
+struct SegmentScan: Sendable {
+    /// The segment's file name.
+    var name: String
+    /// Its header, or `nil` when the header itself is unusable (see ``headerDefect``).
+    var header: SegmentHeader?
+    var headerDefect: SegmentHeader.Defect?
+    /// Every valid frame, in order.
+    var records: [LogRecord] = []
+    /// The byte offset just past the last valid frame.
+    var validEnd: Int
+    /// The file's size.
+    var fileSize: Int
+    /// The first bad frame: its offset and what is wrong with it.
+    var defect: (offset: Int, reason: String)?
+    /// A valid frame found after the defect whose `syncedLSN` shows that the bad frame had
+    /// already been synced when it was written: proof of damage to durable data.
+    var durableFrameAfterDefect: Int?
+    /// Whether any valid frame (whatever its `syncedLSN`) follows the defect.
+    var anyValidFrameAfterDefect: Bool = false
+
+    /// The LSN of the last valid frame, or `nil` when there is none.
+    var lastLSN: UInt64? { records.last?.lsn }
+}
+
+/// Reads a segment file into records, stopping at the first frame that fails a check.
+enum SegmentScanner {
+    /// Scans `bytes`, the whole content of the segment called `name`.
+    ///
+    /// Frames must carry the header's salt and consecutive LSNs starting at the header's
+    /// first LSN. After a defect, the rest of the file is searched for valid frames so that
+    /// the caller can tell a torn tail from corruption in the middle.
+    /// - Complexity: O(n) in the segment's size.
+    /// `start` and `startLSN` resume a scan at a known frame boundary (the frames before it
+    /// were already read); by default the scan starts after the header.
+    static func scan(name: String, bytes: [UInt8], start: Int? = nil, startLSN: UInt64? = nil) -> SegmentScan {
+        var scan = SegmentScan(name: name, header: nil, validEnd: 0, fileSize: bytes.count)
+        switch SegmentHeader.decode(bytes) {
+        case .failure(let defect):
+            scan.headerDefect = defect
+            scan.defect = (0, "unusable segment header (\(defect))")
+            return scan
+        case .success(let header):
+            scan.header = header
+        }
+        let header = scan.header!
+        var offset = start ?? SegmentHeader.size
+        var expected = startLSN ?? header.firstLSN
+        bytes.withUnsafeBytes { raw in
+            while offset < bytes.count {
+                switch FrameCodec.decode(raw, at: offset, end: bytes.count, expectedSalt: header.salt) {
+                case .failure(let defect):
+                    scan.defect = (offset, defect.description)
+                case .success(let (frame, payload)):
+                    if frame.lsn != expected {
+                        scan.defect = (offset, "LSN \(frame.lsn) where \(expected) was expected")
+                    } else {
+                        scan.records.append(LogRecord(lsn: frame.lsn, kind: frame.kind,
+                                                      timestamp: frame.timestamp, payload: payload,
+                                                      segment: name, offset: Int64(offset),
+                                                      bytesOnDisk: frame.frameLength))
+                        offset += frame.frameLength
+                        expected += 1
+                        continue
+                    }
+                }
+                break
+            }
+            scan.validEnd = offset
+            if let defect = scan.defect {
+                searchAfterDefect(raw, from: defect.offset, badLSN: expected, salt: header.salt, scan: &scan)
+            }
+        }
+        return scan
+    }
+
+    /// Looks for valid frames after a defect at `from`, where the frame with `badLSN` should
+    /// have been.
+    private static func searchAfterDefect(_ raw: UnsafeRawBufferPointer, from: Int, badLSN: UInt64,
+                                          salt: UInt32, scan: inout SegmentScan) {
+        var position = from + 1
+        let end = raw.count
+        while position + FrameHeader.size <= end {
+            if raw.loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian == FrameHeader.magic,
+               case .success(let header) = FrameCodec.decodeHeader(raw, at: position, end: end),
+               header.salt == salt, header.lsn >= badLSN,
+               FrameCodec.verifyChecksum(raw, at: position, header: header) {
+                scan.anyValidFrameAfterDefect = true
+                if header.syncedLSN >= badLSN {
+                    scan.durableFrameAfterDefect = position
+                    return
+                }
+            }
+            position += 1
+        }
+    }
+}
+
+/// What recovery makes of one scanned segment.
+enum SegmentVerdict: Equatable {
+    /// Every byte is whole frames.
+    case clean
+    /// The newest segment's header was torn while it was being created: no frame in it was
+    /// ever acknowledged, so the file is removed.
+    case tornCreation
+    /// The newest segment ends in a torn write: cut it at `offset`.
+    case tornTail(offset: Int)
+    /// Damage that cannot be a torn write: in an older segment, or followed by a frame that
+    /// proves the damaged one had been synced.
+    case corrupted(offset: Int, reason: String)
+
+    /// Applies the recovery rules of `docs/FORMAT.md` to a scan.
+    init(_ scan: SegmentScan, isNewest: Bool, hasAnyFrame: () -> Bool) {
+        guard let defect = scan.defect else { self = .clean; return }
+        if isNewest && scan.header == nil {
+            self = hasAnyFrame() ? .corrupted(offset: 0, reason: defect.reason) : .tornCreation
+        } else if isNewest && scan.durableFrameAfterDefect == nil {
+            self = .tornTail(offset: defect.offset)
+        } else if isNewest {
+            self = .corrupted(offset: defect.offset, reason: defect.reason + ", followed by frames written after it was synced")
+        } else {
+            self = .corrupted(offset: defect.offset, reason: defect.reason + " in a segment that is not the newest")
+        }
+    }
+}

@@ -1,0 +1,296 @@
+import Foundation
+
+/// The append side of the log: assigns LSNs, batches concurrent commits into one write and
+/// one sync (group commit), rotates segments by size, and turns read-only for good after
+/// any write or sync error (a failed fsync is never retried and reported as success).
+///
+/// `@unchecked Sendable`: every mutable field is guarded by `condition`; file I/O happens
+/// outside the lock only by the single thread that set `flushing`, on values it copied out.
+final class WriteAheadLog: @unchecked Sendable {
+    struct Segment {
+        var name: String
+        var handle: any FileHandle
+        var end: Int64
+        var firstLSN: UInt64
+    }
+
+    let fileSystem: any FileSystem
+    let directory: String
+    let durability: Durability
+    let segmentSize: Int64
+    let salt: UInt32
+
+    private let condition = NSCondition()
+    private var segment: Segment
+    private var pending: [UInt8] = []
+    private var pendingLastLSN: UInt64
+    private var nextLSN: UInt64
+    private var writtenLSN: UInt64
+    private var durableLSN: UInt64
+    private var flushing = false
+    private var failure: StorageError?
+    private var closed = false
+    private var lastSync = ContinuousClock.now
+    private var bytesSinceCheckpoint: Int64 = 0
+    private var ticker: (any DispatchSourceTimer)?
+
+    /// Opens the log for appending after recovery. `tail` is the segment to continue in;
+    /// without one, a new segment starting at `lastLSN + 1` is created with a new salt.
+    init(fileSystem: any FileSystem, directory: String, durability: Durability,
+         segmentSize: Int64, lastLSN: UInt64, tail: (name: String, salt: UInt32, end: Int64)?) throws {
+        self.fileSystem = fileSystem
+        self.directory = directory
+        self.durability = durability
+        self.segmentSize = max(segmentSize, 4096)
+        nextLSN = lastLSN + 1
+        pendingLastLSN = lastLSN
+        writtenLSN = lastLSN
+        durableLSN = lastLSN
+        if let tail {
+            salt = tail.salt
+            let handle = try Self.wrap("Opening log segment \(tail.name)") {
+                try fileSystem.open("\(directory)/\(tail.name)", mode: .readWrite)
+            }
+            segment = Segment(name: tail.name, handle: handle, end: tail.end,
+                              firstLSN: StoreFileNames.segmentLSN(tail.name) ?? lastLSN + 1)
+        } else {
+            salt = UInt32.random(in: 1...UInt32.max)
+            segment = try Self.createSegment(fileSystem: fileSystem, directory: directory,
+                                             firstLSN: lastLSN + 1, salt: salt)
+        }
+        if durability == .everySecond { startTicker() }
+    }
+
+    deinit { ticker?.cancel() }
+
+    /// The LSN of the last frame handed to the log.
+    var lastAssignedLSN: UInt64 { condition.withLock { nextLSN - 1 } }
+
+    /// The LSN up to which frames are known to be on stable storage.
+    var syncedLSN: UInt64 { condition.withLock { durableLSN } }
+
+    /// Bytes appended since the last checkpoint (or open).
+    var appendedBytes: Int64 { condition.withLock { bytesSinceCheckpoint } }
+
+    /// The error that made the log read-only, if any.
+    var failureError: StorageError? { condition.withLock { failure } }
+
+    /// Appends one transaction and waits as the durability mode says.
+    ///
+    /// - Returns: the transaction's LSN.
+    /// - Throws: ``StorageError/Code/readOnly`` after an earlier failure; the write or sync
+    ///   error itself (`diskFull`, `io`) when this append's flush fails.
+    func append(kind: UInt8, payload: [UInt8], timestamp: Int64) throws -> UInt64 {
+        let prepared = try FrameCodec.prepare(payload)
+        condition.lock()
+        defer { condition.unlock() }
+        try checkUsable()
+        let lsn = nextLSN
+        nextLSN += 1
+        FrameCodec.seal(prepared, kind: kind, lsn: lsn, timestamp: timestamp,
+                        syncedLSN: durableLSN, salt: salt, into: &pending)
+        pendingLastLSN = lsn
+        while true {
+            if let failure { throw failure }
+            if isDone(lsn) { return lsn }
+            if flushing {
+                condition.wait()
+            } else {
+                flushLocked(forceSync: durability == .always || syncOverdue())
+            }
+        }
+    }
+
+    /// Writes and syncs everything pending, then starts a new segment for later frames.
+    ///
+    /// - Returns: the last LSN in the old segments (every frame up to it is durable).
+    func rotate() throws -> UInt64 {
+        condition.lock()
+        defer { condition.unlock() }
+        try checkUsable()
+        while flushing { condition.wait() }
+        try checkUsable()
+        if !pending.isEmpty || durableLSN < writtenLSN { flushLocked(forceSync: true) }
+        if let failure { throw failure }
+        let last = writtenLSN
+        if segment.firstLSN == last + 1 && segment.end == Int64(SegmentHeader.size) {
+            // The current segment is new and empty (an automatic rotation just happened):
+            // every frame up to `last` is already in older, synced segments.
+            bytesSinceCheckpoint = 0
+            return last
+        }
+        flushing = true
+        let old = segment
+        condition.unlock()
+        var result: Result<Segment, StorageError>
+        do {
+            try Self.wrap("Syncing log segment \(old.name)") { try old.handle.sync() }
+            result = .success(try Self.createSegment(fileSystem: fileSystem, directory: directory,
+                                                     firstLSN: last + 1, salt: salt))
+        } catch let error as StorageError {
+            result = .failure(error)
+        } catch {
+            result = .failure(StorageError(.io, "Rotating the log failed: \(error)"))
+        }
+        condition.lock()
+        flushing = false
+        condition.broadcast()
+        switch result {
+        case .success(let new):
+            segment = new
+            bytesSinceCheckpoint = 0
+            return last
+        case .failure(let error):
+            failure = readOnlyError(after: error)
+            throw failure!
+        }
+    }
+
+    /// Makes the log read-only after a failure elsewhere in the store (a snapshot write).
+    func markFailed(_ error: StorageError) {
+        condition.withLock {
+            if failure == nil { failure = readOnlyError(after: error) }
+            condition.broadcast()
+        }
+    }
+
+    /// Flushes and syncs what is pending, then stops the background syncer.
+    func close() throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while flushing { condition.wait() }
+        if failure == nil && (!pending.isEmpty || durableLSN < writtenLSN) { flushLocked(forceSync: true) }
+        closed = true
+        ticker?.cancel()
+        ticker = nil
+        if let failure { throw failure }
+    }
+
+    // MARK: - Internals (called with the lock held)
+
+    private func checkUsable() throws {
+        if closed { throw StorageError(.closed, "The store is closed; open it again to write.") }
+        if let failure { throw failure }
+    }
+
+    private func isDone(_ lsn: UInt64) -> Bool {
+        switch durability {
+        case .always: return durableLSN >= lsn
+        case .everySecond: return writtenLSN >= lsn && (durableLSN >= lsn || !syncOverdue(limit: .seconds(2)))
+        case .never: return writtenLSN >= lsn
+        }
+    }
+
+    private func syncOverdue(limit: Duration = .seconds(1)) -> Bool {
+        durability == .everySecond && durableLSN < pendingLastLSN && ContinuousClock.now - lastSync >= limit
+    }
+
+    /// Becomes the flusher: writes the pending batch (and syncs it when asked) with the lock
+    /// released, then publishes the new watermarks and wakes every waiter.
+    private func flushLocked(forceSync: Bool) {
+        flushing = true
+        let batch = pending
+        let last = pendingLastLSN
+        pending = []
+        pending.reserveCapacity(batch.count)
+        let target = segment
+        condition.unlock()
+        var flushError: StorageError?
+        do {
+            if !batch.isEmpty {
+                try Self.wrap("Writing to log segment \(target.name)") { try target.handle.writeAll(batch, at: target.end) }
+            }
+            if forceSync {
+                try Self.wrap("Syncing log segment \(target.name)") { try target.handle.sync() }
+            }
+        } catch let caught as StorageError {
+            flushError = caught
+        } catch {
+            flushError = StorageError(.io, "Writing the log failed: \(error)")
+        }
+        condition.lock()
+        flushing = false
+        defer { condition.broadcast() }
+        if let error = flushError {
+            failure = readOnlyError(after: error)
+            return
+        }
+        segment.end += Int64(batch.count)
+        bytesSinceCheckpoint += Int64(batch.count)
+        writtenLSN = last
+        if forceSync {
+            durableLSN = last
+            lastSync = .now
+        }
+        if segment.end >= segmentSize { rotateLocked() }
+    }
+
+    /// Starts a new segment after the current one grew past the size limit (lock held,
+    /// called by the flusher right after a flush).
+    private func rotateLocked() {
+        flushing = true
+        let old = segment
+        let first = writtenLSN + 1
+        condition.unlock()
+        var result: Result<Segment, StorageError>
+        do {
+            try Self.wrap("Syncing log segment \(old.name)") { try old.handle.sync() }
+            result = .success(try Self.createSegment(fileSystem: fileSystem, directory: directory, firstLSN: first, salt: salt))
+        } catch let error as StorageError {
+            result = .failure(error)
+        } catch {
+            result = .failure(StorageError(.io, "Rotating the log failed: \(error)"))
+        }
+        condition.lock()
+        flushing = false
+        switch result {
+        case .success(let new):
+            segment = new
+            durableLSN = max(durableLSN, first - 1)
+        case .failure(let error):
+            failure = readOnlyError(after: error)
+        }
+    }
+
+    private func readOnlyError(after error: StorageError) -> StorageError {
+        var wrapped = error
+        wrapped.message += " The store is now read-only; reopen it once the cause is fixed. Transactions whose save returned are safe."
+        return wrapped
+    }
+
+    private func startTicker() {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "strata.wal.sync"))
+        timer.schedule(deadline: .now() + 1, repeating: 1.0)
+        timer.setEventHandler { [weak self] in self?.backgroundSync() }
+        ticker = timer
+        timer.resume()
+    }
+
+    private func backgroundSync() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closed, failure == nil, !flushing, durableLSN < pendingLastLSN else { return }
+        flushLocked(forceSync: true)
+    }
+
+    // MARK: - Files
+
+    static func createSegment(fileSystem: any FileSystem, directory: String, firstLSN: UInt64,
+                              salt: UInt32) throws -> Segment {
+        let name = StoreFileNames.segment(firstLSN: firstLSN)
+        let path = "\(directory)/\(name)"
+        return try wrap("Creating log segment \(name)") {
+            let handle = try fileSystem.open(path, mode: .createNew)
+            let header = SegmentHeader(salt: salt, firstLSN: firstLSN).encoded()
+            try handle.writeAll(header, at: 0)
+            try handle.sync()
+            try fileSystem.syncDirectory(directory)
+            return Segment(name: name, handle: handle, end: Int64(header.count), firstLSN: firstLSN)
+        }
+    }
+
+    static func wrap<T>(_ what: String, _ body: () throws -> T) throws -> T {
+        do { return try body() }
+        catch let error as SystemError { throw error.asStorageError(what) }
+    }
+}

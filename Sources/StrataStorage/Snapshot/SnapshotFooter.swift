@@ -1,0 +1,93 @@
+/// The footer index: metadata, table descriptors and the chunk directory with statistics.
+enum SnapshotFooter {
+    static func encode(metadata: [UInt8], tables: [TableDescriptor], chunks: [SnapshotChunkInfo],
+                       into w: inout ByteWriter) {
+        w.write(UInt32(metadata.count))
+        w.write(metadata)
+        w.write(UInt32(tables.count))
+        for table in tables {
+            w.writeString(table.name)
+            w.write(UInt32(table.columns.count))
+            for column in table.columns {
+                w.writeString(column.name)
+                w.write(column.kind.rawValue)
+            }
+        }
+        w.write(UInt32(chunks.count))
+        for chunk in chunks {
+            w.write(UInt32(chunk.table))
+            w.write(UInt64(chunk.offset))
+            w.write(UInt32(chunk.length))
+            w.write(UInt32(chunk.rowCount))
+            w.write(UInt32(chunk.rawLength))
+            for stats in chunk.statistics {
+                w.write(UInt32(stats.nullCount))
+                switch stats.range {
+                case nil: w.write(UInt8(0))
+                case .int(let lo, let hi)?: w.write(UInt8(1)); w.write(lo); w.write(hi)
+                case .double(let lo, let hi)?: w.write(UInt8(2)); w.write(lo); w.write(hi)
+                }
+            }
+        }
+    }
+
+    struct Decoded {
+        var metadata: [UInt8]
+        var tables: [TableDescriptor]
+        var chunks: [SnapshotChunkInfo]
+    }
+
+    /// Decodes the index; every count is bounded by the bytes left before anything is
+    /// allocated, and every chunk must lie inside `[dataStart, dataEnd)` without overlap.
+    static func decode(_ bytes: [UInt8], dataStart: Int64, dataEnd: Int64) throws -> Decoded {
+        var r = ByteReader(bytes)
+        let metadata = Array(try r.readBytes(Int(try r.readUInt32())))
+        let tableCount = Int(try r.readUInt32())
+        guard tableCount <= r.remaining / 8 else { throw ColumnCodec.DecodeError("table count \(tableCount) is impossible") }
+        var tables: [TableDescriptor] = []
+        for _ in 0..<tableCount {
+            let name = try r.readString()
+            let columnCount = Int(try r.readUInt32())
+            guard columnCount <= r.remaining / 5 else { throw ColumnCodec.DecodeError("column count is impossible") }
+            var columns: [ColumnDescriptor] = []
+            for _ in 0..<columnCount {
+                let columnName = try r.readString()
+                guard let kind = ColumnKind(rawValue: try r.readUInt8()) else { throw ColumnCodec.DecodeError("unknown column type") }
+                columns.append(ColumnDescriptor(name: columnName, kind: kind))
+            }
+            tables.append(TableDescriptor(name: name, columns: columns))
+        }
+        let chunkCount = Int(try r.readUInt32())
+        guard chunkCount <= r.remaining / 24 else { throw ColumnCodec.DecodeError("chunk count \(chunkCount) is impossible") }
+        var chunks: [SnapshotChunkInfo] = []
+        var expectedOffset = dataStart
+        for _ in 0..<chunkCount {
+            let table = Int(try r.readUInt32())
+            guard tables.indices.contains(table) else { throw ColumnCodec.DecodeError("chunk refers to table #\(table)") }
+            let offset = Int64(bitPattern: try r.readUInt64())
+            let length = Int(try r.readUInt32())
+            let rows = Int(try r.readUInt32())
+            let rawLength = Int(try r.readUInt32())
+            guard offset == expectedOffset, length >= SnapshotLayout.chunkHeaderSize,
+                  Int64(length) <= dataEnd - offset, rawLength <= FormatLimits.maximumChunkPayload else {
+                throw ColumnCodec.DecodeError("chunk at \(offset) has impossible bounds")
+            }
+            expectedOffset = offset + Int64(length)
+            var statistics: [ColumnStatistics] = []
+            for _ in tables[table].columns {
+                let nulls = Int(try r.readUInt32())
+                switch try r.readUInt8() {
+                case 0: statistics.append(ColumnStatistics(nullCount: nulls, range: nil))
+                case 1: statistics.append(ColumnStatistics(nullCount: nulls, range: .int(min: try r.readInt64(), max: try r.readInt64())))
+                case 2: statistics.append(ColumnStatistics(nullCount: nulls, range: .double(min: try r.readDouble(), max: try r.readDouble())))
+                default: throw ColumnCodec.DecodeError("unknown statistics kind")
+                }
+            }
+            chunks.append(SnapshotChunkInfo(table: table, offset: offset, length: length, rowCount: rows,
+                                            rawLength: rawLength, statistics: statistics))
+        }
+        guard expectedOffset == dataEnd else { throw ColumnCodec.DecodeError("chunks do not cover the data region") }
+        guard r.isAtEnd else { throw ColumnCodec.DecodeError("unexpected bytes after the chunk directory") }
+        return Decoded(metadata: metadata, tables: tables, chunks: chunks)
+    }
+}

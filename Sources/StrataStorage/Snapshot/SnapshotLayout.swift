@@ -1,0 +1,29 @@
+/// Fixed parts of the snapshot file layout (`docs/FORMAT.md`).
+enum SnapshotLayout {
+    /// `"STRATASN"`: the file header's magic.
+    static let headerMagic: [UInt8] = Array("STRATASN".utf8)
+    /// `"SNAPEND1"`: the trailer's magic.
+    static let trailerMagic: [UInt8] = Array("SNAPEND1".utf8)
+    /// `"CHK1"` as a little-endian UInt32: each chunk's magic.
+    static let chunkMagic: UInt32 = 0x314B_4843
+    static let headerSize = 40
+    static let chunkHeaderSize = 28
+    static let trailerSize = 24
+    static let compressedFlag: UInt8 = 1
+}
+
+/// Where one chunk of a snapshot is and what it holds.
+public struct SnapshotChunkInfo: Sendable, Hashable {
+    /// Index of the table in ``SnapshotReader/tables``.
+    public var table: Int
+    /// Byte offset of the chunk header.
+    public var offset: Int64
+    /// Bytes on disk, header included.
+    public var length: Int
+    /// Rows in the chunk.
+    public var rowCount: Int
+    /// Bytes after decompression.
+    public var rawLength: Int
+    /// Per-column statistics, in the table's column order.
+    public var statistics: [ColumnStatistics]
+}

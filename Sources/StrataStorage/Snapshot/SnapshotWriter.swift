@@ -1,0 +1,140 @@
+/// Writes a snapshot: an immutable image of the committed state at one LSN.
+///
+/// The file is written as `snapshot-<LSN>.snap.tmp`, synced, renamed to its final name and
+/// the directory synced, all in ``finish()``; until then no reader can see it. Chunks are
+/// independently checksummed and LZ4-compressed (when that makes them smaller).
+///
+/// For example:
+/// ```swift
+/// let writer = try SnapshotWriter(fileSystem: fs, directory: dir, lsn: 42,
+///                                 tables: [todo], metadata: schemaBytes)
+/// try writer.append(table: 0, columns: chunkColumns)
+/// try writer.finish()
+/// ```
+public final class SnapshotWriter {
+    let fileSystem: any FileSystem
+    let directory: String
+    /// The LSN whose state the snapshot holds.
+    public let lsn: UInt64
+    let tables: [TableDescriptor]
+    let metadata: [UInt8]
+    let temporaryName: String
+    /// The final file name, `snapshot-<LSN>.snap`.
+    public let finalName: String
+    private let handle: any FileHandle
+    private var buffer = ByteWriter(capacity: 1 << 20)
+    private var offset: Int64 = 0
+    private var chunks: [SnapshotChunkInfo] = []
+    private var finished = false
+
+    /// Starts a snapshot of `tables` at `lsn`. `metadata` is opaque bytes for the layer
+    /// above (its schema, counters), stored in the footer.
+    ///
+    /// - Throws: ``StorageError`` when the temporary file cannot be created.
+    public init(fileSystem: any FileSystem, directory: String, lsn: UInt64,
+                tables: [TableDescriptor], metadata: [UInt8], createdAt: Int64) throws {
+        self.fileSystem = fileSystem
+        self.directory = directory
+        self.lsn = lsn
+        self.tables = tables
+        self.metadata = metadata
+        finalName = StoreFileNames.snapshot(lsn: lsn)
+        temporaryName = finalName + ".tmp"
+        let path = "\(directory)/\(temporaryName)"
+        if fileSystem.exists(path) { try? fileSystem.remove(path) }
+        handle = try WriteAheadLog.wrap("Creating snapshot \(temporaryName)") {
+            try fileSystem.open(path, mode: .createNew)
+        }
+        buffer.write(SnapshotLayout.headerMagic)
+        buffer.write(FormatVersion.major)
+        buffer.write(FormatVersion.minor)
+        buffer.write(UInt32(0))
+        buffer.write(lsn)
+        buffer.write(createdAt)
+        buffer.write(UInt32(0))
+        buffer.write(CRC32C.checksum(buffer.bytes))
+    }
+
+    /// Appends one chunk of rows of table number `table`; every column must have the same
+    /// row count and the table's column kinds, in order.
+    public func append(table: Int, columns: [ColumnChunk]) throws {
+        precondition(!finished, "SnapshotWriter used after finish()")
+        guard tables.indices.contains(table), columns.count == tables[table].columns.count,
+              zip(columns, tables[table].columns).allSatisfy({ $0.values.kind == $1.kind }) else {
+            throw StorageError(.invalidArgument, "Snapshot chunk does not match table #\(table)'s columns.")
+        }
+        let rows = columns.first?.count ?? 0
+        guard columns.allSatisfy({ $0.count == rows && ($0.validity?.count ?? rows) == rows }) else {
+            throw StorageError(.invalidArgument, "Snapshot chunk columns have different row counts.")
+        }
+        var raw = ByteWriter(capacity: rows * 16)
+        ColumnCodec.encode(columns, into: &raw)
+        guard raw.count <= FormatLimits.maximumChunkPayload else {
+            throw StorageError(.tooLarge, "A snapshot chunk of \(raw.count) bytes exceeds the \(FormatLimits.maximumChunkPayload)-byte limit; use fewer rows per chunk.")
+        }
+        var stored = raw.bytes
+        var flags: UInt8 = 0
+        if let packed = LZ4.compress(raw.bytes), packed.count < raw.count {
+            stored = packed
+            flags = SnapshotLayout.compressedFlag
+        }
+        var header = ByteWriter(capacity: SnapshotLayout.chunkHeaderSize)
+        header.write(SnapshotLayout.chunkMagic)
+        header.write(UInt32(table))
+        header.write(UInt32(rows))
+        header.write(UInt32(stored.count))
+        header.write(UInt32(raw.count))
+        header.write(flags)
+        header.write([0, 0, 0] as [UInt8])
+        var crc = stored.withUnsafeBytes { CRC32C.update(CRC32C.initial, $0) }
+        crc = header.bytes.withUnsafeBytes { CRC32C.update(crc, $0) }
+        header.write(CRC32C.finalize(crc))
+        let chunkOffset = offset + Int64(buffer.count)
+        buffer.write(header.bytes)
+        buffer.write(stored)
+        chunks.append(SnapshotChunkInfo(table: table, offset: chunkOffset,
+                                        length: SnapshotLayout.chunkHeaderSize + stored.count,
+                                        rowCount: rows, rawLength: raw.count,
+                                        statistics: columns.map(ColumnStatistics.init(of:))))
+        if buffer.count >= 1 << 20 { try flushBuffer() }
+    }
+
+    /// Writes the footer, syncs, renames into place and syncs the directory.
+    ///
+    /// - Returns: the snapshot's size in bytes.
+    @discardableResult
+    public func finish() throws -> Int64 {
+        precondition(!finished, "SnapshotWriter.finish() called twice")
+        finished = true
+        var index = ByteWriter(capacity: 4096)
+        SnapshotFooter.encode(metadata: metadata, tables: tables, chunks: chunks, into: &index)
+        let indexOffset = offset + Int64(buffer.count)
+        buffer.write(index.bytes)
+        buffer.write(UInt64(indexOffset))
+        buffer.write(UInt32(index.count))
+        buffer.write(CRC32C.checksum(index.bytes))
+        buffer.write(SnapshotLayout.trailerMagic)
+        try flushBuffer()
+        try WriteAheadLog.wrap("Writing snapshot \(finalName)") {
+            try handle.sync()
+            try handle.close()
+            try fileSystem.rename("\(directory)/\(temporaryName)", to: "\(directory)/\(finalName)")
+            try fileSystem.syncDirectory(directory)
+        }
+        return offset
+    }
+
+    /// Removes the unfinished temporary file (after a failure).
+    public func abandon() {
+        finished = true
+        try? fileSystem.remove("\(directory)/\(temporaryName)")
+    }
+
+    private func flushBuffer() throws {
+        let bytes = buffer.bytes
+        let at = offset
+        try WriteAheadLog.wrap("Writing snapshot \(temporaryName)") { try handle.writeAll(bytes, at: at) }
+        offset += Int64(bytes.count)
+        buffer = ByteWriter(capacity: 1 << 20)
+    }
+}
