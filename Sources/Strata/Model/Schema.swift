@@ -59,14 +59,20 @@ public struct Attribute: Sendable, Hashable {
     public var isOptional: Bool
     /// The value a newly inserted object starts with (`.null` when there is none).
     public var defaultValue: AttributeValue
+    /// The validation rules a non-`nil` value must pass, in the order they are checked.
+    ///
+    /// Whether the attribute is required is ``isOptional``, not a rule. See ``ValidationRule``
+    /// for how custom (closure) rules compare and why they are not written to JSON.
+    public var validationRules: [ValidationRule]
 
     /// Creates an attribute.
     public init(name: String, type: AttributeType, isOptional: Bool = false,
-                defaultValue: AttributeValue = .null) {
+                defaultValue: AttributeValue = .null, validationRules: [ValidationRule] = []) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
         self.defaultValue = defaultValue
+        self.validationRules = validationRules
     }
 }
 
