@@ -1,33 +1,33 @@
 /// Appends little-endian integers, floats and byte runs to a growing buffer.
-struct ByteWriter {
+package struct ByteWriter {
     /// The bytes written so far.
-    var bytes: [UInt8]
+    package var bytes: [UInt8]
 
-    init(capacity: Int = 0) {
+    package init(capacity: Int = 0) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
 
-    var count: Int { bytes.count }
+    package var count: Int { bytes.count }
 
-    mutating func write(_ value: UInt8) { bytes.append(value) }
-    mutating func write(_ value: UInt16) { append(littleEndian: value) }
-    mutating func write(_ value: UInt32) { append(littleEndian: value) }
-    mutating func write(_ value: UInt64) { append(littleEndian: value) }
-    mutating func write(_ value: Int64) { append(littleEndian: UInt64(bitPattern: value)) }
-    mutating func write(_ value: Double) { append(littleEndian: value.bitPattern) }
-    mutating func write(_ bytes: some Collection<UInt8>) { self.bytes.append(contentsOf: bytes) }
-    mutating func write(raw: UnsafeRawBufferPointer) { bytes.append(contentsOf: raw) }
+    package mutating func write(_ value: UInt8) { bytes.append(value) }
+    package mutating func write(_ value: UInt16) { append(littleEndian: value) }
+    package mutating func write(_ value: UInt32) { append(littleEndian: value) }
+    package mutating func write(_ value: UInt64) { append(littleEndian: value) }
+    package mutating func write(_ value: Int64) { append(littleEndian: UInt64(bitPattern: value)) }
+    package mutating func write(_ value: Double) { append(littleEndian: value.bitPattern) }
+    package mutating func write(_ bytes: some Collection<UInt8>) { self.bytes.append(contentsOf: bytes) }
+    package mutating func write(raw: UnsafeRawBufferPointer) { bytes.append(contentsOf: raw) }
 
     /// A length-prefixed (UInt32) UTF-8 string.
-    mutating func writeString(_ string: String) {
+    package mutating func writeString(_ string: String) {
         let utf8 = Array(string.utf8)
         write(UInt32(utf8.count))
         write(utf8)
     }
 
     /// Overwrites 4 bytes at `offset` with `value`, little-endian.
-    mutating func patch(_ value: UInt32, at offset: Int) {
+    package mutating func patch(_ value: UInt32, at offset: Int) {
         for i in 0..<4 { bytes[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(i))) }
     }
 

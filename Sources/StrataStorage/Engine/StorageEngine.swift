@@ -113,6 +113,28 @@ public final class StorageEngine: @unchecked Sendable {
         return try log.append(kind: kind, payload: payload, timestamp: now)
     }
 
+    /// Queues one transaction and returns its LSN without waiting for it to be durable.
+    ///
+    /// Use it with ``waitUntilDurable(_:)`` when the caller must hold its own lock while
+    /// LSNs are assigned but should not hold it while the log syncs (so that concurrent
+    /// commits share one sync). Transactions are durable in LSN order.
+    public func submit(kind: UInt8, payload: [UInt8]) throws -> UInt64 {
+        guard let log else {
+            throw StorageError(.readOnly, "The store at \(directory) was opened read-only; open it without readOnly to write.")
+        }
+        let prepared = try FrameCodec.prepare(payload)
+        return try log.submit(kind: kind, prepared: prepared, timestamp: Int64(Date().timeIntervalSince1970 * 1_000_000))
+    }
+
+    /// Waits until the transaction `lsn` from ``submit(kind:payload:)`` is as durable as
+    /// the durability mode promises.
+    ///
+    /// - Throws: the write or sync error (the engine is then read-only).
+    public func waitUntilDurable(_ lsn: UInt64) throws {
+        guard let log else { return }
+        try log.waitUntilDurable(lsn)
+    }
+
     /// The LSN of the last transaction appended (or recovered).
     public var lastLSN: UInt64 { log?.lastAssignedLSN ?? recoveredLSN }
 

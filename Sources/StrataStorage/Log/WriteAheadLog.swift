@@ -81,7 +81,13 @@ final class WriteAheadLog: @unchecked Sendable {
     /// - Throws: ``StorageError/Code/readOnly`` after an earlier failure; the write or sync
     ///   error itself (`diskFull`, `io`) when this append's flush fails.
     func append(kind: UInt8, payload: [UInt8], timestamp: Int64) throws -> UInt64 {
-        let prepared = try FrameCodec.prepare(payload)
+        let lsn = try submit(kind: kind, prepared: try FrameCodec.prepare(payload), timestamp: timestamp)
+        try waitUntilDurable(lsn)
+        return lsn
+    }
+
+    /// Queues one prepared transaction and returns its LSN at once, without waiting.
+    func submit(kind: UInt8, prepared: PreparedPayload, timestamp: Int64) throws -> UInt64 {
         condition.lock()
         defer { condition.unlock() }
         try checkUsable()
@@ -90,9 +96,17 @@ final class WriteAheadLog: @unchecked Sendable {
         FrameCodec.seal(prepared, kind: kind, lsn: lsn, timestamp: timestamp,
                         syncedLSN: durableLSN, salt: salt, into: &pending)
         pendingLastLSN = lsn
+        return lsn
+    }
+
+    /// Waits until the transaction `lsn` is as durable as the durability mode promises,
+    /// writing (and syncing) the pending batch itself when no other thread is doing it.
+    func waitUntilDurable(_ lsn: UInt64) throws {
+        condition.lock()
+        defer { condition.unlock() }
         while true {
             if let failure { throw failure }
-            if isDone(lsn) { return lsn }
+            if isDone(lsn) { return }
             if flushing {
                 condition.wait()
             } else {
