@@ -1,0 +1,37 @@
+/// The changes of one transaction, by entity, in the store's internal form: entity and
+/// property indexes of the store's schema, values already type-checked.
+struct Changeset: Sendable {
+    /// A new row with every stored property (indexed like `EntityLayout.properties`).
+    struct Insert: Sendable {
+        var primaryKey: Int64
+        var values: [AttributeValue]
+    }
+
+    /// New values for some properties of an existing row.
+    struct Update: Sendable {
+        var primaryKey: Int64
+        /// The row version the change was based on (0: do not check).
+        var expectedVersion: UInt64
+        var values: [(property: Int, value: AttributeValue)]
+    }
+
+    /// A row to remove.
+    struct Delete: Sendable {
+        var primaryKey: Int64
+        var expectedVersion: UInt64
+    }
+
+    /// The changes to one entity.
+    struct EntityChanges: Sendable {
+        var inserts: [Insert] = []
+        var updates: [Update] = []
+        var deletes: [Delete] = []
+
+        var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty }
+    }
+
+    /// Changes per entity index.
+    var entities: [Int: EntityChanges] = [:]
+
+    var isEmpty: Bool { entities.values.allSatisfy(\.isEmpty) }
+}

@@ -1,0 +1,153 @@
+import Foundation
+internal import StrataStorage
+
+/// Reading and writing ``AttributeValue``s in typed columns.
+///
+/// Dates are stored as seconds since 2001-01-01 (`timeIntervalSinceReferenceDate`, exact);
+/// strings as UTF-8; UUIDs as their 16 bytes; a null row has `validity[row] == false`.
+extension ColumnChunk {
+    /// The value at `row`, typed by `type` (`nil` type: a foreign key, `.int` or `.null`).
+    func value(at row: Int, type: AttributeType?) -> AttributeValue {
+        if let validity, !validity[row] { return .null }
+        switch values {
+        case .bool(let v): return .bool(v[row])
+        case .int64(let v): return .int(v[row])
+        case .double(let v):
+            return type == .date ? .date(Date(timeIntervalSinceReferenceDate: v[row])) : .double(v[row])
+        case .bytes(let b):
+            let bytes = b[row]
+            switch type {
+            case .string?: return .string(String(decoding: bytes, as: UTF8.self))
+            case .uuid?:
+                guard bytes.count == 16 else { return .null }
+                let t = Array(bytes)
+                return .uuid(UUID(uuid: (t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13], t[14], t[15])))
+            default: return .binary(Data(bytes))
+            }
+        }
+    }
+
+    /// An empty column of `kind`, optionally with a validity map.
+    static func empty(_ kind: ColumnKind) -> ColumnChunk {
+        switch kind {
+        case .bool: return ColumnChunk(values: .bool([]))
+        case .int64: return ColumnChunk(values: .int64([]))
+        case .double: return ColumnChunk(values: .double([]))
+        case .bytes: return ColumnChunk(values: .bytes(ByteColumn()))
+        }
+    }
+
+    /// Inserts `value` (already type-checked) at `row`.
+    mutating func insert(_ value: AttributeValue, at row: Int) {
+        let present = !value.isNull
+        if validity != nil || !present {
+            if validity == nil { validity = [Bool](repeating: true, count: count) }
+            validity!.insert(present, at: row)
+        }
+        switch values {
+        case .bool(var v): values = .bool([]); v.insert(value.boolValue, at: row); values = .bool(v)
+        case .int64(var v): values = .int64([]); v.insert(value.int64Value, at: row); values = .int64(v)
+        case .double(var v): values = .double([]); v.insert(value.doubleValue, at: row); values = .double(v)
+        case .bytes(var b):
+            values = .bytes(ByteColumn())
+            b.insert(value.storedBytes, at: row)
+            values = .bytes(b)
+        }
+    }
+
+    /// Replaces the value at `row`.
+    mutating func set(_ value: AttributeValue, at row: Int) {
+        let present = !value.isNull
+        if validity != nil || !present {
+            if validity == nil { validity = [Bool](repeating: true, count: count) }
+            validity![row] = present
+        }
+        switch values {
+        case .bool(var v): values = .bool([]); v[row] = value.boolValue; values = .bool(v)
+        case .int64(var v): values = .int64([]); v[row] = value.int64Value; values = .int64(v)
+        case .double(var v): values = .double([]); v[row] = value.doubleValue; values = .double(v)
+        case .bytes(var b):
+            values = .bytes(ByteColumn())
+            b.replace(at: row, with: value.storedBytes)
+            values = .bytes(b)
+        }
+    }
+
+    /// Removes the rows at the sorted `rows` indexes.
+    mutating func remove(rows: [Int]) {
+        guard !rows.isEmpty else { return }
+        let drop = Set(rows)
+        if let v = validity { validity = v.enumerated().filter { !drop.contains($0.offset) }.map(\.element) }
+        switch values {
+        case .bool(let v): values = .bool(v.enumerated().filter { !drop.contains($0.offset) }.map(\.element))
+        case .int64(let v): values = .int64(v.enumerated().filter { !drop.contains($0.offset) }.map(\.element))
+        case .double(let v): values = .double(v.enumerated().filter { !drop.contains($0.offset) }.map(\.element))
+        case .bytes(let b):
+            var out = ByteColumn()
+            for row in 0..<b.count where !drop.contains(row) { out.append(b[row]) }
+            values = .bytes(out)
+        }
+    }
+
+    /// Splits off the rows from `start` on into a new column.
+    mutating func split(at start: Int) -> ColumnChunk {
+        var tail = ColumnChunk.empty(values.kind)
+        if let v = validity {
+            tail.validity = Array(v[start...])
+            validity = Array(v[..<start])
+        }
+        switch values {
+        case .bool(let v): tail.values = .bool(Array(v[start...])); values = .bool(Array(v[..<start]))
+        case .int64(let v): tail.values = .int64(Array(v[start...])); values = .int64(Array(v[..<start]))
+        case .double(let v): tail.values = .double(Array(v[start...])); values = .double(Array(v[..<start]))
+        case .bytes(let b):
+            var head = ByteColumn(), rest = ByteColumn()
+            for row in 0..<b.count { if row < start { head.append(b[row]) } else { rest.append(b[row]) } }
+            values = .bytes(head)
+            tail.values = .bytes(rest)
+        }
+        return tail
+    }
+}
+
+extension ByteColumn {
+    /// Inserts a row's bytes at `row`, shifting later offsets.
+    mutating func insert(_ bytes: [UInt8], at row: Int) {
+        let at = Int(offsets[row])
+        data.insert(contentsOf: bytes, at: at)
+        offsets.insert(UInt32(at), at: row)
+        let delta = UInt32(bytes.count)
+        for i in (row + 1)..<offsets.count { offsets[i] += delta }
+    }
+
+    /// Replaces row `row`'s bytes.
+    mutating func replace(at row: Int, with bytes: [UInt8]) {
+        let start = Int(offsets[row]), end = Int(offsets[row + 1])
+        data.replaceSubrange(start..<end, with: bytes)
+        let delta = Int64(bytes.count) - Int64(end - start)
+        if delta != 0 {
+            for i in (row + 1)..<offsets.count { offsets[i] = UInt32(Int64(offsets[i]) + delta) }
+        }
+    }
+}
+
+extension AttributeValue {
+    var boolValue: Bool { if case .bool(let b) = self { return b } else { return false } }
+    var int64Value: Int64 { if case .int(let i) = self { return i } else { return 0 } }
+    var doubleValue: Double {
+        switch self {
+        case .double(let d): return d
+        case .date(let d): return d.timeIntervalSinceReferenceDate
+        case .int(let i): return Double(i)
+        default: return 0
+        }
+    }
+    var storedBytes: [UInt8] {
+        switch self {
+        case .string(let s): return Array(s.utf8)
+        case .binary(let d): return Array(d)
+        case .uuid(let u): return withUnsafeBytes(of: u.uuid) { Array($0) }
+        default: return []
+        }
+    }
+}

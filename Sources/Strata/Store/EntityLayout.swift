@@ -1,0 +1,57 @@
+internal import StrataStorage
+
+/// How one entity's rows are laid out in columns: primary key, row version, one column per
+/// attribute, and one foreign-key column per to-one relationship. To-many relationships are
+/// not stored: they are the rows of the destination whose inverse foreign key points here.
+struct EntityLayout: Sendable {
+    /// A stored property: an attribute or a to-one relationship.
+    struct Property: Sendable {
+        var name: String
+        /// Column index in a chunk.
+        var column: Int
+        /// The attribute's type, or `nil` for a to-one relationship (an `int64` key).
+        var type: AttributeType?
+        var isOptional: Bool
+        /// For a to-one relationship: the destination entity's index.
+        var destination: Int?
+    }
+
+    static let primaryKeyColumn = 0
+    static let versionColumn = 1
+
+    let entity: Entity
+    let index: Int
+    let properties: [Property]
+    let propertyIndex: [String: Int]
+    let table: TableDescriptor
+
+    init(entity: Entity, index: Int, schema: Schema) {
+        self.entity = entity
+        self.index = index
+        var properties: [Property] = []
+        var columns = [ColumnDescriptor(name: "$pk", kind: .int64), ColumnDescriptor(name: "$version", kind: .int64)]
+        for attribute in entity.attributes {
+            properties.append(Property(name: attribute.name, column: columns.count, type: attribute.type,
+                                       isOptional: attribute.isOptional, destination: nil))
+            columns.append(ColumnDescriptor(name: attribute.name, kind: Self.columnKind(attribute.type)))
+        }
+        for relationship in entity.relationships where !relationship.isToMany {
+            let destination = schema.entities.firstIndex { $0.name == relationship.destination }
+            properties.append(Property(name: relationship.name, column: columns.count, type: nil,
+                                       isOptional: relationship.isOptional, destination: destination))
+            columns.append(ColumnDescriptor(name: relationship.name, kind: .int64))
+        }
+        self.properties = properties
+        propertyIndex = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })
+        table = TableDescriptor(name: entity.name, columns: columns)
+    }
+
+    static func columnKind(_ type: AttributeType) -> ColumnKind {
+        switch type {
+        case .bool: return .bool
+        case .int16, .int32, .int64: return .int64
+        case .double, .date: return .double
+        case .string, .uuid, .binary: return .bytes
+        }
+    }
+}

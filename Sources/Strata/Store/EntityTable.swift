@@ -1,0 +1,56 @@
+internal import StrataStorage
+
+/// All rows of one entity in one store version: chunks sorted by primary key, plus the
+/// next primary key to hand out. A value type; copying it copies only chunk references.
+struct EntityTable: Sendable {
+    /// Rows per chunk that inserts aim for; a chunk is split when it grows past twice this.
+    static let chunkRows = 1024
+
+    let layout: EntityLayout
+    var chunks: [TableChunk]
+    /// First key of each chunk, for binary search (kept in step with `chunks`).
+    var chunkFirstKeys: [Int64]
+    var rowCount: Int
+
+    init(layout: EntityLayout, chunks: [TableChunk] = []) {
+        self.layout = layout
+        self.chunks = chunks.filter { $0.count > 0 }
+        chunkFirstKeys = self.chunks.map(\.firstKey)
+        rowCount = self.chunks.reduce(0) { $0 + $1.count }
+    }
+
+    /// Where the row with `key` is: chunk index and row index.
+    func locate(_ key: Int64) -> (chunk: Int, row: Int)? {
+        guard let chunk = chunkIndex(for: key), let row = chunks[chunk].row(of: key) else { return nil }
+        return (chunk, row)
+    }
+
+    /// The chunk whose key range would hold `key` (the last chunk whose first key ≤ key).
+    func chunkIndex(for key: Int64) -> Int? {
+        var low = 0, high = chunkFirstKeys.count
+        while low < high {
+            let mid = (low + high) / 2
+            if chunkFirstKeys[mid] <= key { low = mid + 1 } else { high = mid }
+        }
+        return low == 0 ? (chunks.isEmpty ? nil : 0) : low - 1
+    }
+
+    /// The value of `property` (index into `layout.properties`) for the row at `location`.
+    func value(_ property: Int, at location: (chunk: Int, row: Int)) -> AttributeValue {
+        let p = layout.properties[property]
+        return chunks[location.chunk].columns[p.column].value(at: location.row, type: p.type)
+    }
+
+    /// The version of the row at `location`.
+    func version(at location: (chunk: Int, row: Int)) -> UInt64 {
+        UInt64(chunks[location.chunk].versions[location.row])
+    }
+
+    /// Every primary key, ascending.
+    var allKeys: [Int64] {
+        var keys: [Int64] = []
+        keys.reserveCapacity(rowCount)
+        for chunk in chunks { keys.append(contentsOf: chunk.primaryKeys) }
+        return keys
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import StrataStorage
+
+/// A row a save expected to find at a given version, which the store has changed or deleted.
+struct StoreConflict: Sendable, Hashable {
+    var objectID: ObjectID
+    /// The row's version in the store now, or `nil` when it was deleted.
+    var currentVersion: UInt64?
+}
+
+extension PersistentStore {
+    /// Commits one transaction: checks that every updated or deleted row is still at the
+    /// version the caller read (unless `expectedVersion` is 0), builds the next version,
+    /// appends it to the log, waits for durability, publishes it and notifies observers.
+    ///
+    /// Concurrent commits share one log write and sync (group commit): the writer lock is
+    /// held only while the version is built and its LSN assigned.
+    ///
+    /// - Returns: the published version and the change notification.
+    /// - Throws: `StrataError` `.conflict` with the conflicts as cause (nothing written);
+    ///   `StorageError` when the log cannot be written (the store is then read-only).
+    @discardableResult
+    func commit(_ changes: Changeset, kind: TransactionKind = .save, payload: [UInt8]? = nil,
+                origin: ObjectIdentifier? = nil) throws -> (StoreVersion, StoreChange) {
+        let bytes = payload ?? ChangesetCodec.encode(changes)
+        let (version, lsn) = try writer.withLock { state throws -> (StoreVersion, UInt64) in
+            var conflicts: [StoreConflict] = []
+            for (index, entity) in changes.entities {
+                let table = state.head.tables[index]
+                let name = layouts[index].entity.name
+                func check(_ key: Int64, _ expected: UInt64) {
+                    guard expected != 0 else { return }
+                    let id = ObjectID(storeID: storeID, entityName: name, primaryKey: key)
+                    guard let location = table.locate(key) else {
+                        conflicts.append(StoreConflict(objectID: id, currentVersion: nil)); return
+                    }
+                    let current = table.version(at: location)
+                    if current != expected { conflicts.append(StoreConflict(objectID: id, currentVersion: current)) }
+                }
+                for update in entity.updates { check(update.primaryKey, update.expectedVersion) }
+                for delete in entity.deletes { check(delete.primaryKey, delete.expectedVersion) }
+            }
+            if !conflicts.isEmpty { throw StoreConflicts(conflicts: conflicts) }
+            guard !isReadOnly else {
+                throw StrataError(.readOnly, "The store at \(directory) is read-only" + (engine.failure.map { " after a write error (\($0.message))" } ?? " (opened read-only)") + "; nothing was saved.")
+            }
+            let lsn = engine.lastLSN + 1
+            var next = state.head
+            do {
+                try Self.apply(changes, to: &next, lsn: lsn, nextKeys: &state.nextPrimaryKeys)
+            } catch {
+                throw StrataError(.misuse, "The transaction does not apply to the store (\(error)); nothing was saved.")
+            }
+            next = StoreVersion(lsn: lsn, tables: next.tables)
+            let assigned = try engine.submit(kind: kind.rawValue, payload: bytes)
+            precondition(assigned == lsn, "log LSNs must follow the store's writer lock")
+            state.head = next
+            return (next, lsn)
+        }
+        try engine.waitUntilDurable(lsn)
+        published.withLock { if version.lsn > $0.lsn { $0 = version } }
+        let change = StoreChange(lsn: lsn, kind: StoreChange.Kind(kind), inserted: ids(changes) { $0.inserts.map(\.primaryKey) },
+                                 updated: ids(changes) { $0.updates.map(\.primaryKey) },
+                                 deleted: ids(changes) { $0.deletes.map(\.primaryKey) }, originContext: origin)
+        notify(change)
+        checkpointIfDue()
+        return (version, change)
+    }
+
+    private func ids(_ changes: Changeset, _ keys: (Changeset.EntityChanges) -> [Int64]) -> Set<ObjectID> {
+        var result = Set<ObjectID>()
+        for (index, entity) in changes.entities {
+            for key in keys(entity) {
+                result.insert(ObjectID(storeID: storeID, entityName: layouts[index].entity.name, primaryKey: key))
+            }
+        }
+        return result
+    }
+}
+
+/// The conflicts of a failed commit (internal; contexts turn them into `.conflict` errors).
+struct StoreConflicts: Error, Sendable {
+    var conflicts: [StoreConflict]
+}
+
+extension StoreChange.Kind {
+    init(_ kind: TransactionKind) {
+        switch kind {
+        case .batchUpdate: self = .batchUpdate
+        case .batchDelete: self = .batchDelete
+        case .batchInsert: self = .batchInsert
+        default: self = .save
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import StrataStorage
+
+extension PersistentStore {
+    /// Opens the store in `directory`, creating it with `schema` when it does not exist.
+    ///
+    /// - Parameters:
+    ///   - schema: the application's schema; it must match the stored one (differences in
+    ///     defaults, validation and delete rules are allowed). `nil` opens the store with its
+    ///     stored schema (tools do this) but cannot create a new store.
+    /// - Throws: `StrataError` `.schemaMismatch` listing the differences; `StorageError`
+    ///   (`locked`, `corrupted`, `notAStore`, `unsupportedFormat`, `io`, `diskFull`).
+    /// - Complexity: O(size of the snapshot + log replayed).
+    public static func open(at directory: String, schema: Schema? = nil,
+                            options: Options = Options()) throws -> PersistentStore {
+        let validatedSchema = try schema?.validated()
+        let (engine, recovered) = try StorageEngine.open(at: directory, options: options.storage)
+        do {
+            return try load(directory: directory, schema: validatedSchema, options: options,
+                            engine: engine, recovered: recovered)
+        } catch {
+            try? engine.close()
+            throw error
+        }
+    }
+
+    private static func load(directory: String, schema appSchema: Schema?, options: Options,
+                             engine: StorageEngine, recovered: RecoveredState) throws -> PersistentStore {
+        func corrupt(_ what: String, _ error: any Error) -> StorageError {
+            StorageError(.corrupted, "\(what) in \(directory) does not decode (\(error)). Restore from a backup.", file: directory)
+        }
+        var metadata: StoreMetadata?
+        var tables: [EntityTable] = []
+        var layouts: [EntityLayout] = []
+        func adopt(_ stored: StoreMetadata) throws {
+            if let appSchema { try appSchema.checkCompatible(withStored: stored.schema) }
+            try checkSupported(stored.schema)
+            layouts = stored.schema.entities.enumerated().map { EntityLayout(entity: $1, index: $0, schema: stored.schema) }
+            metadata = stored
+            if metadata!.nextPrimaryKeys.count != layouts.count {
+                metadata!.nextPrimaryKeys = Array(repeating: 1, count: layouts.count)
+            }
+        }
+        if let snapshot = recovered.snapshot {
+            do { try adopt(try StoreMetadata(decoding: snapshot.metadata)) }
+            catch let error as StrataError { throw error }
+            catch { throw corrupt("The snapshot's store metadata", error) }
+            var chunksByTable = [[TableChunk]](repeating: [], count: layouts.count)
+            let tableMap = try snapshot.tables.map { table -> Int in
+                guard let index = layouts.firstIndex(where: { $0.table == table }) else {
+                    throw corrupt("Snapshot table \(table.name)", PayloadError("its columns do not match the stored schema"))
+                }
+                return index
+            }
+            let loaded = try SnapshotLoader.readAll(snapshot)
+            for (info, columns) in zip(snapshot.chunks, loaded) {
+                chunksByTable[tableMap[info.table]].append(TableChunk(columns: columns))
+            }
+            tables = layouts.map { EntityTable(layout: $0, chunks: chunksByTable[$0.index]) }
+        }
+        var version = StoreVersion(lsn: recovered.snapshot?.lsn ?? 0, tables: tables)
+        for record in recovered.records {
+            do {
+                switch TransactionKind(rawValue: record.kind) {
+                case .metadata?:
+                    if metadata == nil {
+                        try adopt(try StoreMetadata(decoding: record.payload))
+                        version.tables = layouts.map { EntityTable(layout: $0) }
+                    }
+                case .save?:
+                    guard metadata != nil else { throw PayloadError("a save before the store's metadata") }
+                    let changes = try ChangesetCodec.decode(record.payload, layouts: layouts)
+                    try apply(changes, to: &version, lsn: record.lsn, nextKeys: &metadata!.nextPrimaryKeys)
+                default:
+                    throw PayloadError("unknown transaction kind \(record.kind)")
+                }
+            } catch let error as StrataError {
+                throw error
+            } catch {
+                throw StorageError(.corrupted, "Transaction \(record.lsn) in \(record.segment) at byte \(record.offset) does not decode (\(error)). Open with recovery mode .pointInTime is no help here: the frame's checksum is valid, so the writer produced it; report a bug and restore from a backup.", file: "\(directory)/\(record.segment)", offset: record.offset, lastGoodLSN: record.lsn - 1)
+            }
+            version = StoreVersion(lsn: record.lsn, tables: version.tables)
+        }
+        if metadata == nil {
+            if let appSchema { try checkSupported(appSchema) }
+            guard let appSchema else {
+                throw StrataError(.schemaMismatch, "The store at \(directory) is new and empty; creating a store needs a schema.")
+            }
+            let created = StoreMetadata(storeID: UUID(), schema: appSchema, nextPrimaryKeys: Array(repeating: 1, count: appSchema.entities.count))
+            try adopt(created)
+            let lsn = try engine.append(kind: TransactionKind.metadata.rawValue, payload: created.encoded(includingKeys: false))
+            version = StoreVersion(lsn: lsn, tables: layouts.map { EntityTable(layout: $0) })
+        }
+        return PersistentStore(directory: directory, storeID: metadata!.storeID, schema: metadata!.schema,
+                               validationSchema: appSchema ?? metadata!.schema, report: recovered.report, options: options, layouts: layouts, engine: engine,
+                               version: version, nextPrimaryKeys: metadata!.nextPrimaryKeys)
+    }
+
+    /// Refuses what this version of the store cannot keep, rather than losing it silently.
+    static func checkSupported(_ schema: Schema) throws(StrataError) {
+        for entity in schema.entities {
+            for relationship in entity.relationships where relationship.isToMany {
+                let inverse = schema.entity(named: relationship.destination)?.relationship(named: relationship.inverse)
+                if inverse?.isToMany == true {
+                    throw StrataError(.invalidSchema, "\(entity.name).\(relationship.name) and \(relationship.destination).\(relationship.inverse) form a many-to-many relationship, which this version of Strata cannot store yet. Model it with an intermediate entity that has a to-one relationship to each side.", entity: entity.name, key: relationship.name)
+                }
+            }
+        }
+    }
+
+    /// Applies a decoded transaction to `version` (replay and commit share this).
+    static func apply(_ changes: Changeset, to version: inout StoreVersion, lsn: UInt64,
+                      nextKeys: inout [Int64]) throws {
+        for (index, entityChanges) in changes.entities {
+            var editor = TableEditor(table: version.tables[index])
+            try editor.apply(entityChanges, version: lsn)
+            version.tables[index] = editor.table
+            if let maxKey = entityChanges.inserts.map(\.primaryKey).max() {
+                nextKeys[index] = max(nextKeys[index], maxKey + 1)
+            }
+        }
+    }
+}
+
+/// Reads every chunk of a snapshot, on both cores when there are many.
+enum SnapshotLoader {
+    static func readAll(_ snapshot: SnapshotReader) throws -> [[ColumnChunk]] {
+        let count = snapshot.chunks.count
+        let results = ResultSlots(count: count)
+        DispatchQueue.concurrentPerform(iterations: min(count, 2 * ProcessInfo.processInfo.activeProcessorCount)) { worker in
+            let workers = min(count, 2 * ProcessInfo.processInfo.activeProcessorCount)
+            for index in stride(from: worker, to: count, by: workers) {
+                results.set(index, Result { try snapshot.readChunk(index) })
+            }
+        }
+        return try results.values.map { try $0!.get() }
+    }
+}
+
+/// Slots filled from several threads, one index each.
+final class ResultSlots: @unchecked Sendable {
+    // Safe: each index is written by exactly one worker of a concurrentPerform, into memory
+    // allocated up front (no array copy-on-write checks), and read only after
+    // concurrentPerform returns, which orders those writes before the reads.
+    private let buffer: UnsafeMutableBufferPointer<Result<[ColumnChunk], any Error>?>
+    init(count: Int) {
+        buffer = .allocate(capacity: count)
+        buffer.initialize(repeating: nil)
+    }
+    deinit {
+        buffer.deinitialize()
+        buffer.deallocate()
+    }
+    func set(_ index: Int, _ value: Result<[ColumnChunk], any Error>) { buffer[index] = value }
+    var values: [Result<[ColumnChunk], any Error>?] { Array(buffer) }
+}

@@ -1,0 +1,140 @@
+public import Foundation
+public import StrataStorage
+import Synchronization
+
+/// A store directory opened for use: the committed state in memory as immutable versions,
+/// persisted to the write-ahead log and snapshots.
+///
+/// Contexts read a pinned version without blocking writers; a commit builds the next version
+/// by copying only the chunks it touches, logs it as one transaction, then publishes it.
+/// Under ``Durability/always`` (the default) a save returns only once it is on stable storage.
+///
+/// For example:
+/// ```swift
+/// let store = try PersistentStore.open(at: "/var/lib/todo.strata", schema: schema)
+/// let context = ObjectContext(store: store)
+/// ```
+///
+/// One process may open a store for writing at a time; a second gets `StorageError` with
+/// code `.locked`. Any number may open it read-only (``Options/readOnly``).
+public final class PersistentStore: Sendable {
+    struct WriterState: Sendable {
+        var head: StoreVersion
+        var nextPrimaryKeys: [Int64]
+        var checkpointRunning = false
+        var lastSnapshotSize: Int64 = 0
+    }
+
+    /// The store directory.
+    public let directory: String
+    /// The store's permanent identity (part of every ``ObjectID``).
+    public let storeID: UUID
+    /// The schema stored in the store (the one its columns follow).
+    public let schema: Schema
+    /// What opening the store found and did.
+    public let recoveryReport: RecoveryReport
+    /// The options it was opened with.
+    public let options: Options
+    /// The schema saves are validated against: the application's (with its custom rules)
+    /// when one was given at open, else the stored one.
+    public let validationSchema: Schema
+
+    let layouts: [EntityLayout]
+    let layoutIndex: [String: Int]
+    let engine: StorageEngine
+    let writer: Mutex<WriterState>
+    let published: Mutex<StoreVersion>
+    let observers = Mutex<[UUID: @Sendable (StoreChange) -> Void]>([:])
+
+    init(directory: String, storeID: UUID, schema: Schema, validationSchema: Schema, report: RecoveryReport,
+         options: Options, layouts: [EntityLayout], engine: StorageEngine, version: StoreVersion,
+         nextPrimaryKeys: [Int64]) {
+        self.directory = directory
+        self.storeID = storeID
+        self.schema = schema
+        self.validationSchema = validationSchema
+        self.recoveryReport = report
+        self.options = options
+        self.layouts = layouts
+        layoutIndex = Dictionary(uniqueKeysWithValues: layouts.map { ($0.entity.name, $0.index) })
+        self.engine = engine
+        writer = Mutex(WriterState(head: version, nextPrimaryKeys: nextPrimaryKeys))
+        published = Mutex(version)
+    }
+
+    /// Whether the store refuses writes (opened read-only, or after a write error).
+    public var isReadOnly: Bool { engine.isReadOnly || engine.failure != nil }
+
+    /// The LSN of the newest published transaction.
+    public var lastLSN: UInt64 { currentVersion.lsn }
+
+    /// The newest published version (pinned by the caller for as long as it reads it).
+    var currentVersion: StoreVersion { published.withLock { $0 } }
+
+    /// The layout of the entity called `name`, or an `unknownEntity` error naming the
+    /// nearest entity.
+    func layout(named name: String) throws(StrataError) -> EntityLayout {
+        if let index = layoutIndex[name] { return layouts[index] }
+        let suggestion = Schema.nearestName(to: name, among: layouts.map(\.entity.name))
+        throw StrataError(.unknownEntity, "The store has no entity named '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ".") + " Its entities are: \(layouts.map(\.entity.name).joined(separator: ", ")).", entity: name)
+    }
+
+    /// Reserves `count` new primary keys for the entity at `index`.
+    func allocatePrimaryKeys(entity index: Int, count: Int) -> ClosedRange<Int64> {
+        writer.withLock { state in
+            let first = state.nextPrimaryKeys[index]
+            state.nextPrimaryKeys[index] += Int64(count)
+            return first...(first + Int64(max(count, 1)) - 1)
+        }
+    }
+
+    /// The row count of every entity in the newest version, by entity name.
+    public var rowCounts: [String: Int] {
+        let version = currentVersion
+        return Dictionary(uniqueKeysWithValues: layouts.map { ($0.entity.name, version.tables[$0.index].rowCount) })
+    }
+
+    /// Registers `handler` to be called (on the committing thread) after every transaction
+    /// is durable. Keep the token; observation stops when it is cancelled or released.
+    public func observeChanges(_ handler: @escaping @Sendable (StoreChange) -> Void) -> ObservationToken {
+        let id = UUID()
+        observers.withLock { $0[id] = handler }
+        return ObservationToken { [weak self] in _ = self?.observers.withLock { $0.removeValue(forKey: id) } }
+    }
+
+    /// Every committed transaction's changes, from now on, as an asynchronous sequence.
+    public var changes: AsyncStream<StoreChange> {
+        let (stream, continuation) = AsyncStream<StoreChange>.makeStream(bufferingPolicy: .unbounded)
+        let token = observeChanges { continuation.yield($0) }
+        continuation.onTermination = { _ in token.cancel() }
+        return stream
+    }
+
+    /// Flushes the log and releases the writer lock. The store cannot be used afterwards.
+    public func close() throws {
+        try engine.close()
+    }
+
+    func notify(_ change: StoreChange) {
+        let handlers = observers.withLock { Array($0.values) }
+        for handler in handlers { handler(change) }
+    }
+}
+
+/// Keeps an observation alive; ``cancel()`` or releasing it stops the observation.
+public final class ObservationToken: Sendable {
+    private let onCancel: Mutex<(@Sendable () -> Void)?>
+
+    init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = Mutex(onCancel) }
+
+    /// Stops the observation.
+    public func cancel() {
+        let action = onCancel.withLock { value -> (@Sendable () -> Void)? in
+            defer { value = nil }
+            return value
+        }
+        action?()
+    }
+
+    deinit { cancel() }
+}

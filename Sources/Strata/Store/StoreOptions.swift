@@ -1,0 +1,24 @@
+public import StrataStorage
+
+extension PersistentStore {
+    /// How a store is opened.
+    public struct Options: Sendable {
+        /// The storage layer's options: durability (default `.always`), recovery mode,
+        /// read-only, create-if-missing, segment size, snapshot retention, file system.
+        public var storage = StorageOptions()
+        /// Checkpoint automatically once this many bytes were logged since the last one
+        /// (and at least as many as the last snapshot's size); `nil` turns it off.
+        /// Default 64 MiB.
+        public var automaticCheckpointBytes: Int64? = 64 << 20
+
+        /// The defaults: durable saves, strict recovery, automatic checkpoints.
+        public init() {}
+
+        /// Options for a read-only open (the inspector's): no writer lock, no change to files.
+        public static var readOnly: Options {
+            var options = Options()
+            options.storage.readOnly = true
+            return options
+        }
+    }
+}

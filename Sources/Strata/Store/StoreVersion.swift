@@ -1,0 +1,10 @@
+/// One immutable, consistent state of every entity's rows, as of a log sequence number.
+///
+/// Readers pin a version and read it without locks while writers build the next one;
+/// versions share every chunk they have in common.
+struct StoreVersion: Sendable {
+    /// The LSN of the last transaction this version includes.
+    let lsn: UInt64
+    /// One table per entity, indexed like the store's layouts.
+    var tables: [EntityTable]
+}

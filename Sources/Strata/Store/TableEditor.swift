@@ -1,0 +1,144 @@
+internal import StrataStorage
+
+/// Applies one entity's changes to an ``EntityTable``, copying only the chunks it touches.
+/// Rows stay sorted by primary key; chunks split past twice ``EntityTable/chunkRows``.
+struct TableEditor {
+    var table: EntityTable
+
+    /// Applies deletes, then updates, then inserts, stamping every written row with `version`.
+    ///
+    /// - Throws: ``PayloadError`` when a change names a row that is missing (or, for an
+    ///   insert, present): such a log cannot be replayed.
+    mutating func apply(_ changes: Changeset.EntityChanges, version: UInt64) throws {
+        if !changes.deletes.isEmpty { try delete(changes.deletes.map(\.primaryKey)) }
+        for update in changes.updates { try self.update(update, version: version) }
+        if !changes.inserts.isEmpty { try insert(changes.inserts, version: version) }
+        table.rowCount = table.chunks.reduce(0) { $0 + $1.count }
+        table.chunkFirstKeys = table.chunks.map(\.firstKey)
+    }
+
+    private mutating func delete(_ keys: [Int64]) throws {
+        var byChunk: [Int: [Int]] = [:]
+        for key in keys {
+            guard let location = table.locate(key) else { throw PayloadError("delete of missing row \(table.layout.entity.name) #\(key)") }
+            byChunk[location.chunk, default: []].append(location.row)
+        }
+        for (chunk, rows) in byChunk {
+            var columns = table.chunks[chunk].columns
+            let sortedRows = rows.sorted()
+            for c in columns.indices { columns[c].remove(rows: sortedRows) }
+            table.chunks[chunk] = TableChunk(columns: columns)
+        }
+        table.chunks.removeAll { $0.count == 0 }
+        table.chunkFirstKeys = table.chunks.map(\.firstKey)
+    }
+
+    private mutating func update(_ update: Changeset.Update, version: UInt64) throws {
+        guard let location = table.locate(update.primaryKey) else {
+            throw PayloadError("update of missing row \(table.layout.entity.name) #\(update.primaryKey)")
+        }
+        var columns = table.chunks[location.chunk].columns
+        columns[EntityLayout.versionColumn].set(.int(Int64(version)), at: location.row)
+        for (property, value) in update.values {
+            columns[table.layout.properties[property].column].set(value, at: location.row)
+        }
+        table.chunks[location.chunk] = TableChunk(columns: columns)
+    }
+
+    private mutating func insert(_ inserts: [Changeset.Insert], version: UInt64) throws {
+        let sorted = inserts.sorted { $0.primaryKey < $1.primaryKey }
+        if table.chunks.isEmpty || sorted[0].primaryKey > table.chunks[table.chunks.count - 1].lastKey {
+            appendAtEnd(sorted, version: version)
+            return
+        }
+        for insert in sorted {
+            let chunkIndex = table.chunkIndex(for: insert.primaryKey) ?? 0
+            var columns = table.chunks[chunkIndex].columns
+            let keys = table.chunks[chunkIndex].primaryKeys
+            var position = 0, high = keys.count
+            while position < high {
+                let mid = (position + high) / 2
+                if keys[mid] < insert.primaryKey { position = mid + 1 } else { high = mid }
+            }
+            if position < keys.count && keys[position] == insert.primaryKey {
+                throw PayloadError("insert of existing row \(table.layout.entity.name) #\(insert.primaryKey)")
+            }
+            columns[EntityLayout.primaryKeyColumn].insert(.int(insert.primaryKey), at: position)
+            columns[EntityLayout.versionColumn].insert(.int(Int64(version)), at: position)
+            for (p, property) in table.layout.properties.enumerated() {
+                columns[property.column].insert(insert.values[p], at: position)
+            }
+            if columns[0].count > 2 * EntityTable.chunkRows {
+                let half = columns[0].count / 2
+                var tail: [ColumnChunk] = []
+                for c in columns.indices { tail.append(columns[c].split(at: half)) }
+                table.chunks[chunkIndex] = TableChunk(columns: columns)
+                table.chunks.insert(TableChunk(columns: tail), at: chunkIndex + 1)
+            } else {
+                table.chunks[chunkIndex] = TableChunk(columns: columns)
+            }
+            table.chunkFirstKeys = table.chunks.map(\.firstKey)
+        }
+    }
+
+    /// The fast path: every new key is above every existing key (the usual case), so rows
+    /// go to the end: the last chunk is topped up, then new full chunks are built directly.
+    private mutating func appendAtEnd(_ rows: [Changeset.Insert], version: UInt64) {
+        var start = 0
+        if let last = table.chunks.last, last.count < EntityTable.chunkRows {
+            let take = min(EntityTable.chunkRows - last.count, rows.count)
+            var columns = last.columns
+            append(rows[0..<take], to: &columns, version: version)
+            table.chunks[table.chunks.count - 1] = TableChunk(columns: columns)
+            start = take
+        }
+        while start < rows.count {
+            let end = min(start + EntityTable.chunkRows, rows.count)
+            var columns = table.layout.table.columns.map { ColumnChunk.empty($0.kind) }
+            append(rows[start..<end], to: &columns, version: version)
+            table.chunks.append(TableChunk(columns: columns))
+            start = end
+        }
+    }
+
+    private func append(_ rows: ArraySlice<Changeset.Insert>, to columns: inout [ColumnChunk], version: UInt64) {
+        ColumnAppender.append(keys: rows.map(\.primaryKey), version: Int64(version), to: &columns)
+        for (p, property) in table.layout.properties.enumerated() {
+            ColumnAppender.append(rows.map { $0.values[p] }, to: &columns[property.column])
+        }
+    }
+}
+
+/// Bulk appends to typed columns (the insert and replay fast path).
+enum ColumnAppender {
+    static func append(keys: [Int64], version: Int64, to columns: inout [ColumnChunk]) {
+        if case .int64(var k) = columns[EntityLayout.primaryKeyColumn].values {
+            columns[EntityLayout.primaryKeyColumn].values = .int64([])
+            k.append(contentsOf: keys)
+            columns[EntityLayout.primaryKeyColumn].values = .int64(k)
+        }
+        if case .int64(var v) = columns[EntityLayout.versionColumn].values {
+            columns[EntityLayout.versionColumn].values = .int64([])
+            v.append(contentsOf: repeatElement(version, count: keys.count))
+            columns[EntityLayout.versionColumn].values = .int64(v)
+        }
+    }
+
+    static func append(_ values: [AttributeValue], to column: inout ColumnChunk) {
+        let before = column.count
+        if column.validity != nil || values.contains(where: \.isNull) {
+            var validity = column.validity ?? [Bool](repeating: true, count: before)
+            validity.append(contentsOf: values.map { !$0.isNull })
+            column.validity = validity
+        }
+        switch column.values {
+        case .bool(var v): column.values = .bool([]); v.append(contentsOf: values.map(\.boolValue)); column.values = .bool(v)
+        case .int64(var v): column.values = .int64([]); v.append(contentsOf: values.map(\.int64Value)); column.values = .int64(v)
+        case .double(var v): column.values = .double([]); v.append(contentsOf: values.map(\.doubleValue)); column.values = .double(v)
+        case .bytes(var b):
+            column.values = .bytes(ByteColumn())
+            for value in values { b.append(value.storedBytes) }
+            column.values = .bytes(b)
+        }
+    }
+}
