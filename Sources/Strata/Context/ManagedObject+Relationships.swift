@@ -1,0 +1,126 @@
+extension ManagedObject {
+    /// The object a to-one relationship points to, or `nil`.
+    ///
+    /// - Throws: `.unknownKey` (also for a to-many key), `.objectNotFound`, `.misuse`.
+    public func object(forKey key: String) throws(StrataError) -> ManagedObject? {
+        let context = try requireContext()
+        let (relationship, property) = try context.toOne(key, of: self)
+        guard case .int(let key) = try currentValue(property) else { return nil }
+        return context.object(with: ObjectID(storeID: objectID.storeID, entityName: relationship.destination, primaryKey: key))
+    }
+
+    /// Points a to-one relationship at `object` (or clears it with `nil`), keeping the
+    /// inverse consistent: a to-many inverse follows automatically; a to-one inverse is set
+    /// on `object` and cleared on the objects previously on either side.
+    public func setObject(_ object: ManagedObject?, forKey key: String) throws(StrataError) {
+        let context = try requireContext()
+        let (relationship, property) = try context.toOne(key, of: self)
+        if let object {
+            guard object.contextReference === context else {
+                throw StrataError(.misuse, "\(object) belongs to another context; get it in this one with object(with: \(object.objectID)).", entity: entityName, key: key)
+            }
+            guard object.entityName == relationship.destination else {
+                throw StrataError(.typeMismatch, "\(entityName).\(key) points to \(relationship.destination), not to \(object.entityName).", entity: entityName, key: key)
+            }
+        }
+        let destination = context.store.validationSchema.entity(named: relationship.destination)
+        let inverseIsToOne = destination?.relationship(named: relationship.inverse)?.isToMany == false
+        if inverseIsToOne {
+            // One-to-one: both sides store a key; unhook the previous partners first.
+            if let previous = try self.object(forKey: key), previous !== object {
+                try previous.setPending(try context.propertyIndex(relationship.inverse, in: previous), .null)
+            }
+            if let object, let theirs = try object.object(forKey: relationship.inverse), theirs !== self {
+                try theirs.setPending(try context.propertyIndex(key, in: theirs), .null)
+            }
+            if let object {
+                try object.setPending(try context.propertyIndex(relationship.inverse, in: object), .int(objectID.primaryKey))
+            }
+        }
+        try setPending(property, object.map { .int($0.objectID.primaryKey) } ?? .null)
+    }
+
+    /// The objects of a to-many relationship, ordered by primary key, including this
+    /// context's unsaved changes.
+    ///
+    /// - Complexity: O(rows of the destination entity) — the relationship is the inverse
+    ///   foreign keys, scanned in their column.
+    public func objects(forKey key: String) throws(StrataError) -> [ManagedObject] {
+        let context = try requireContext()
+        let (relationship, inverseProperty, destination) = try context.toMany(key, of: self)
+        return context.relatedObjects(of: self, destination: destination, inverseProperty: inverseProperty,
+                                      destinationName: relationship.destination)
+    }
+
+    /// Adds `object` to a to-many relationship (sets its inverse to-one to this object).
+    public func add(_ object: ManagedObject, toKey key: String) throws(StrataError) {
+        let context = try requireContext()
+        let (relationship, _, _) = try context.toMany(key, of: self)
+        try object.setObject(self, forKey: relationship.inverse)
+    }
+
+    /// Removes `object` from a to-many relationship (clears its inverse to-one).
+    public func remove(_ object: ManagedObject, fromKey key: String) throws(StrataError) {
+        let context = try requireContext()
+        let (relationship, _, _) = try context.toMany(key, of: self)
+        if try object.object(forKey: relationship.inverse) === self {
+            try object.setObject(nil, forKey: relationship.inverse)
+        }
+    }
+}
+
+extension ObjectContext {
+    func toOne(_ key: String, of object: ManagedObject) throws(StrataError) -> (Relationship, Int) {
+        let layout = store.layouts[object.layoutIndex]
+        guard let relationship = layout.entity.relationship(named: key), !relationship.isToMany else {
+            if layout.entity.relationship(named: key) != nil {
+                throw StrataError(.unknownKey, "\(layout.entity.name).\(key) is a to-many relationship; use objects(forKey:).", entity: layout.entity.name, key: key)
+            }
+            _ = try propertyIndex(key, in: object)
+            throw StrataError(.unknownKey, "\(layout.entity.name).\(key) is an attribute, not a relationship.", entity: layout.entity.name, key: key)
+        }
+        return (relationship, layout.propertyIndex[key]!)
+    }
+
+    func toMany(_ key: String, of object: ManagedObject) throws(StrataError) -> (Relationship, Int, Int) {
+        let layout = store.layouts[object.layoutIndex]
+        guard let relationship = layout.entity.relationship(named: key), relationship.isToMany else {
+            _ = try propertyIndex(key, in: object)
+            throw StrataError(.unknownKey, "\(layout.entity.name).\(key) is not a to-many relationship.", entity: layout.entity.name, key: key)
+        }
+        let destination = try store.layout(named: relationship.destination)
+        guard let inverse = destination.propertyIndex[relationship.inverse] else {
+            throw StrataError(.invalidSchema, "\(relationship.destination).\(relationship.inverse), the inverse of \(layout.entity.name).\(key), is not a to-one relationship.", entity: layout.entity.name, key: key)
+        }
+        return (relationship, inverse, destination.index)
+    }
+
+    /// The destination objects whose inverse key points at `object`: the store's rows,
+    /// corrected by this context's pending changes.
+    func relatedObjects(of object: ManagedObject, destination: Int, inverseProperty: Int,
+                        destinationName: String) -> [ManagedObject] {
+        let target = object.objectID.primaryKey
+        var keys = Set<Int64>()
+        if object.lifecycle != .inserted {
+            let table = store.currentVersion.tables[destination]
+            let column = table.layout.properties[inverseProperty].column
+            for chunk in table.chunks {
+                guard case .int64(let values) = chunk.columns[column].values else { continue }
+                let validity = chunk.columns[column].validity
+                let pks = chunk.primaryKeys
+                for row in values.indices where values[row] == target && (validity?[row] ?? true) {
+                    keys.insert(pks[row])
+                }
+            }
+        }
+        for candidate in changed.values where candidate.layoutIndex == destination {
+            let key = candidate.objectID.primaryKey
+            if candidate.lifecycle == .deleted { keys.remove(key); continue }
+            let value = candidate.pending[inverseProperty] ?? candidate.committed?[inverseProperty]
+            if value == .int(target) { keys.insert(key) } else if candidate.pending[inverseProperty] != nil { keys.remove(key) }
+        }
+        return keys.sorted().map {
+            self.object(with: ObjectID(storeID: store.storeID, entityName: destinationName, primaryKey: $0))
+        }.filter { $0.lifecycle != .deleted && $0.lifecycle != .invalid }
+    }
+}

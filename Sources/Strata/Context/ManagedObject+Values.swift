@@ -1,0 +1,135 @@
+public import Foundation
+
+extension ManagedObject {
+    /// The value of an attribute, or of a to-one relationship as `.int(primaryKey)` / `.null`.
+    /// Fires the fault when needed.
+    ///
+    /// - Throws: `.unknownKey` naming the nearest key; `.objectNotFound` when the object was
+    ///   deleted from the store; `.misuse` when used outside its context.
+    public func value(forKey key: String) throws(StrataError) -> AttributeValue {
+        let context = try requireContext()
+        let property = try context.propertyIndex(key, in: self)
+        return try currentValue(property)
+    }
+
+    /// Sets an attribute (type-checked against the schema), or a to-one relationship given
+    /// as `.int(primaryKey)` / `.null` (prefer ``setObject(_:forKey:)``).
+    ///
+    /// - Throws: `.unknownKey`, `.typeMismatch` (wrong type, or nil for a required
+    ///   attribute is allowed until save, where validation reports it), `.misuse`.
+    public func setValue(_ value: AttributeValue, forKey key: String) throws(StrataError) {
+        let context = try requireContext()
+        let property = try context.propertyIndex(key, in: self)
+        let layout = context.store.layouts[layoutIndex]
+        if let type = layout.properties[property].type, !value.conforms(to: type) {
+            throw StrataError(.typeMismatch, "\(entityName).\(key) is \(type.rawValue); a \(value.kindName) value cannot be stored in it.", entity: entityName, key: key)
+        }
+        if layout.properties[property].type == nil {
+            guard case .int = value, value.isNull == false else {
+                if value.isNull { try setPending(property, .null); return }
+                throw StrataError(.typeMismatch, "\(entityName).\(key) is a relationship; set it with setObject(_:forKey:).", entity: entityName, key: key)
+            }
+        }
+        try setPending(property, value)
+    }
+
+    /// Several values at once (Core Data's `setValuesForKeys`).
+    public func setValues(_ values: [String: AttributeValue]) throws(StrataError) {
+        for (key, value) in values { try setValue(value, forKey: key) }
+    }
+
+    /// The properties changed since the last save (or since insertion), with their new values.
+    public func changedValues() -> [String: AttributeValue] {
+        guard let context = contextReference else { return [:] }
+        let layout = context.store.layouts[layoutIndex]
+        if lifecycle == .inserted {
+            return Dictionary(uniqueKeysWithValues: layout.properties.indices.map { (layout.properties[$0].name, (try? currentValue($0)) ?? .null) })
+        }
+        return Dictionary(uniqueKeysWithValues: pending.map { (layout.properties[$0.key].name, $0.value) })
+    }
+
+    /// The values last read from the store for `keys` (all stored properties when `nil`).
+    public func committedValues(forKeys keys: [String]? = nil) throws(StrataError) -> [String: AttributeValue] {
+        let context = try requireContext()
+        let layout = context.store.layouts[layoutIndex]
+        if lifecycle == .inserted { return [:] }
+        try fireFault()
+        let wanted = try keys.map { list throws(StrataError) in try list.map { key throws(StrataError) in try context.propertyIndex(key, in: self) } }
+            ?? Array(layout.properties.indices)
+        return Dictionary(uniqueKeysWithValues: wanted.map { (layout.properties[$0].name, committed![$0]) })
+    }
+
+    // MARK: Typed getters
+
+    /// A string attribute (`nil` when null). - Throws: `.typeMismatch` for another type.
+    public func string(_ key: String) throws(StrataError) -> String? {
+        try typed(key, "string") { if case .string(let v) = $0 { v } else { nil } }
+    }
+    /// An integer attribute of any width (`nil` when null).
+    public func int(_ key: String) throws(StrataError) -> Int64? {
+        try typed(key, "integer") { if case .int(let v) = $0 { v } else { nil } }
+    }
+    /// A double attribute (`nil` when null).
+    public func double(_ key: String) throws(StrataError) -> Double? {
+        try typed(key, "double") { if case .double(let v) = $0 { v } else { nil } }
+    }
+    /// A bool attribute (`nil` when null).
+    public func bool(_ key: String) throws(StrataError) -> Bool? {
+        try typed(key, "bool") { if case .bool(let v) = $0 { v } else { nil } }
+    }
+    /// A date attribute (`nil` when null).
+    public func date(_ key: String) throws(StrataError) -> Date? {
+        try typed(key, "date") { if case .date(let v) = $0 { v } else { nil } }
+    }
+    /// A UUID attribute (`nil` when null).
+    public func uuid(_ key: String) throws(StrataError) -> UUID? {
+        try typed(key, "uuid") { if case .uuid(let v) = $0 { v } else { nil } }
+    }
+    /// A binary attribute (`nil` when null).
+    public func data(_ key: String) throws(StrataError) -> Data? {
+        try typed(key, "binary") { if case .binary(let v) = $0 { v } else { nil } }
+    }
+
+    private func typed<T>(_ key: String, _ name: String, _ extract: (AttributeValue) -> T?) throws(StrataError) -> T? {
+        let value = try value(forKey: key)
+        if value.isNull { return nil }
+        guard let result = extract(value) else {
+            throw StrataError(.typeMismatch, "\(entityName).\(key) holds a \(value.kindName), not a \(name).", entity: entityName, key: key)
+        }
+        return result
+    }
+
+    // MARK: Internals
+
+    /// The value of a stored property: the pending change, else the committed value.
+    func currentValue(_ property: Int) throws(StrataError) -> AttributeValue {
+        if let change = pending[property] { return change }
+        try fireFault()
+        return committed![property]
+    }
+
+    func setPending(_ property: Int, _ value: AttributeValue) throws(StrataError) {
+        guard lifecycle != .deleted else {
+            throw StrataError(.misuse, "\(self) was deleted; a deleted object cannot be changed.", entity: entityName)
+        }
+        let context = try requireContext()
+        if lifecycle == .persisted {
+            try fireFault()
+            if committed![property] == value { pending[property] = nil } else { pending[property] = value }
+        } else {
+            pending[property] = value
+        }
+        context.noteChanged(self)
+    }
+
+    /// Loads the row from the store's newest version if the object is a fault.
+    func fireFault() throws(StrataError) {
+        guard committed == nil else { return }
+        let context = try requireContext()
+        guard let row = context.readRow(of: self) else {
+            throw StrataError(.objectNotFound, "\(entityName) \(objectID.primaryKey) no longer exists in the store (it was deleted); refetch, or use existingObject(with:) to check first.", entity: entityName)
+        }
+        committed = row.values
+        committedVersion = row.version
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// An object in a context: a row of an entity, read and changed by key.
+///
+/// Objects belong to one ``ObjectContext`` and must be used only on its queue (inside
+/// ``ObjectContext/perform(_:)`` or ``ObjectContext/performAndWait(_:)``); debug builds trap
+/// with a message that says so. To use an object elsewhere, pass its ``objectID``.
+///
+/// A fault (``isFault``) holds no data until a property is first read.
+///
+/// For example:
+/// ```swift
+/// let item = try context.insert("TodoItem")
+/// try item.setValue("Buy milk", forKey: "name")
+/// let name = try item.string("name")
+/// ```
+public final class ManagedObject: CustomStringConvertible {
+    enum Lifecycle: Equatable {
+        case inserted, persisted, deleted, invalid
+    }
+
+    /// The object's permanent identity.
+    public let objectID: ObjectID
+    let layoutIndex: Int
+    weak var contextReference: ObjectContext?
+    /// Stored property values as last read from the store (`nil` while a fault).
+    var committed: [AttributeValue]?
+    /// The row version those values came from (0 for an object inserted in this context).
+    var committedVersion: UInt64 = 0
+    /// Changes not yet saved, by property index.
+    var pending: [Int: AttributeValue] = [:]
+    var lifecycle: Lifecycle
+    /// Whether it was inserted in this context before being deleted in it.
+    var wasInserted = false
+
+    init(objectID: ObjectID, layoutIndex: Int, context: ObjectContext, lifecycle: Lifecycle) {
+        self.objectID = objectID
+        self.layoutIndex = layoutIndex
+        self.contextReference = context
+        self.lifecycle = lifecycle
+    }
+
+    /// The context the object belongs to (`nil` once that context is gone).
+    public var context: ObjectContext? { contextReference }
+
+    /// The entity's name.
+    public var entityName: String { objectID.entityName }
+
+    /// Whether the object's data has not been loaded yet.
+    public var isFault: Bool { checkQueue(); return committed == nil && lifecycle == .persisted }
+
+    /// Whether it was inserted in its context and not saved yet.
+    public var isInserted: Bool { checkQueue(); return lifecycle == .inserted }
+
+    /// Whether it has unsaved changes to its properties (and is not inserted or deleted).
+    public var isUpdated: Bool { checkQueue(); return lifecycle == .persisted && !pending.isEmpty }
+
+    /// Whether it was deleted in its context and the delete is not saved yet.
+    public var isDeleted: Bool { checkQueue(); return lifecycle == .deleted }
+
+    /// Whether it is inserted, updated or deleted.
+    public var hasChanges: Bool { isInserted || isUpdated || isDeleted }
+
+    /// `<Entity pk (state)>`, never the values.
+    public var description: String {
+        "<\(objectID.entityName) \(objectID.primaryKey)\(committed == nil && lifecycle == .persisted ? " (fault)" : "")>"
+    }
+
+    func checkQueue() {
+        #if DEBUG
+        contextReference?.assertOnQueue(touching: self)
+        #endif
+    }
+
+    func requireContext() throws(StrataError) -> ObjectContext {
+        guard let context = contextReference, lifecycle != .invalid else {
+            throw StrataError(.misuse, "\(self) is no longer registered in a context (its context was reset or released); fetch it again with its objectID.", entity: entityName)
+        }
+        context.assertOnQueue(touching: self)
+        return context
+    }
+}

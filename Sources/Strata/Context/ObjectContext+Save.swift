@@ -1,0 +1,222 @@
+extension ObjectContext {
+    /// Saves every insert, update and delete as one atomic, durable transaction.
+    ///
+    /// In order: delete rules are applied (cascade deletes further, nullify clears inverse
+    /// keys, deny refuses), every inserted and updated object is validated (all broken rules
+    /// are reported together), rows changed in the store since this context read them are
+    /// resolved by ``mergePolicy``, then the transaction is committed. Nothing is written
+    /// when any step fails.
+    ///
+    /// - Throws: `StrataError` `.validation`, `.deleteDenied`, `.conflict`, `.readOnly`;
+    ///   `StorageError` when the log cannot be written (`diskFull`, `io`).
+    public func save() throws {
+        guard isOnQueue else {
+            throw StrataError(.misuse, "save() was called off the context's queue; call it inside perform { } or performAndWait { }.")
+        }
+        guard hasChanges else { return }
+        try applyDeleteRules()
+        try validateChanges()
+        var attempts = 0
+        while true {
+            attempts += 1
+            let changes = try buildChangeset()
+            do {
+                let (version, _) = try store.commit(changes, origin: ObjectIdentifier(self))
+                finishSave(lsn: version.lsn)
+                return
+            } catch let conflicts as StoreConflicts {
+                guard mergePolicy != .error, attempts < 5 else { throw conflictError(conflicts) }
+                try resolve(conflicts)
+            }
+        }
+    }
+
+    // MARK: Delete rules
+
+    private func applyDeleteRules() throws {
+        var worklist = changed.values.filter { $0.lifecycle == .deleted }
+        var seen = Set(worklist.map(\.objectID))
+        var denied: [String] = []
+        while let object = worklist.popLast() {
+            let entity = store.layouts[object.layoutIndex].entity
+            for relationship in entity.relationships {
+                let rule = store.validationSchema.entity(named: entity.name)?.relationship(named: relationship.name)?.deleteRule ?? relationship.deleteRule
+                let related: [ManagedObject]
+                object.lifecycle = .persisted
+                defer { object.lifecycle = .deleted }
+                if relationship.isToMany {
+                    related = try object.objects(forKey: relationship.name)
+                } else {
+                    related = try object.object(forKey: relationship.name).map { [$0] } ?? []
+                }
+                let alive = related.filter { $0.lifecycle != .deleted }
+                switch rule {
+                case .deny:
+                    if !alive.isEmpty {
+                        denied.append("\(object) cannot be deleted: its \(relationship.name) relationship holds \(alive.count) object(s) and its delete rule is deny")
+                    }
+                case .cascade:
+                    for child in alive where !seen.contains(child.objectID) {
+                        seen.insert(child.objectID)
+                        delete(child)
+                        worklist.append(child)
+                    }
+                case .nullify:
+                    let inverseIsToOne = store.validationSchema.entity(named: relationship.destination)?
+                        .relationship(named: relationship.inverse)?.isToMany == false
+                    if relationship.isToMany || inverseIsToOne {
+                        for other in alive {
+                            try other.setPending(try propertyIndex(relationship.inverse, in: other), .null)
+                        }
+                    }
+                case .noAction:
+                    break
+                }
+            }
+        }
+        if !denied.isEmpty {
+            throw StrataError(.deleteDenied, denied.joined(separator: "; ") + ". Remove the related objects first, or change the delete rule; nothing was saved.")
+        }
+    }
+
+    // MARK: Validation
+
+    private func validateChanges() throws {
+        var violations: [ValidationViolation] = []
+        for object in changed.values where object.lifecycle == .inserted || (object.lifecycle == .persisted && !object.pending.isEmpty) {
+            let layout = store.layouts[object.layoutIndex]
+            guard let entity = store.validationSchema.entity(named: layout.entity.name) else { continue }
+            var values: [String: AttributeValue] = [:]
+            for (index, property) in layout.properties.enumerated() where property.type != nil {
+                values[property.name] = try object.currentValue(index)
+            }
+            var counts: [String: Int] = [:]
+            for relationship in entity.relationships where !relationship.isOptional {
+                counts[relationship.name] = relationship.isToMany
+                    ? try object.objects(forKey: relationship.name).count
+                    : (try object.object(forKey: relationship.name) == nil ? 0 : 1)
+            }
+            violations += entity.violations(of: values, relationshipCounts: counts, object: object.objectID.description)
+        }
+        if !violations.isEmpty { throw ValidationFailure(violations).error }
+    }
+
+    // MARK: Changeset
+
+    func buildChangeset() throws -> Changeset {
+        var changes = Changeset()
+        for object in changed.values {
+            let key = object.objectID.primaryKey
+            switch object.lifecycle {
+            case .inserted:
+                let count = store.layouts[object.layoutIndex].properties.count
+                let values = try (0..<count).map { try object.currentValue($0) }
+                changes.entities[object.layoutIndex, default: .init()].inserts.append(.init(primaryKey: key, values: values))
+            case .persisted where !object.pending.isEmpty:
+                try object.fireFault()
+                changes.entities[object.layoutIndex, default: .init()].updates.append(
+                    .init(primaryKey: key, expectedVersion: object.committedVersion,
+                          values: object.pending.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+            case .deleted where !object.wasInserted:
+                if object.committed == nil, let row = readRow(of: object) {
+                    object.committed = row.values
+                    object.committedVersion = row.version
+                }
+                guard object.committed != nil else { continue } // already gone from the store
+                changes.entities[object.layoutIndex, default: .init()].deletes.append(
+                    .init(primaryKey: key, expectedVersion: object.committedVersion))
+            default:
+                continue
+            }
+        }
+        return changes
+    }
+
+    private func finishSave(lsn: UInt64) {
+        var inserted = Set<ObjectID>(), updated = Set<ObjectID>(), deleted = Set<ObjectID>()
+        for object in changed.values {
+            switch object.lifecycle {
+            case .inserted:
+                inserted.insert(object.objectID)
+                object.committed = try? (0..<store.layouts[object.layoutIndex].properties.count).map { try object.currentValue($0) }
+                object.pending = [:]
+                object.committedVersion = lsn
+                object.lifecycle = .persisted
+            case .persisted:
+                updated.insert(object.objectID)
+                for (property, value) in object.pending { object.committed?[property] = value }
+                object.pending = [:]
+                object.committedVersion = lsn
+            case .deleted:
+                if !object.wasInserted { deleted.insert(object.objectID) }
+                object.lifecycle = .invalid
+                registry[object.objectID] = nil
+            case .invalid:
+                break
+            }
+        }
+        changed = [:]
+        let note = ContextDidSave(lsn: lsn, inserted: inserted, updated: updated, deleted: deleted)
+        for handler in saveObservers.values { handler(note) }
+    }
+
+    // MARK: Conflicts
+
+    private func conflictError(_ conflicts: StoreConflicts) -> StrataError {
+        let parts = conflicts.conflicts.map { conflict -> String in
+            let object = registry[conflict.objectID]?.object
+            let mine = object.map { o in o.pending.keys.map { store.layouts[o.layoutIndex].properties[$0].name }.sorted() } ?? []
+            guard let current = conflict.currentVersion else {
+                return "\(conflict.objectID.entityName) \(conflict.objectID.primaryKey) was deleted in the store" + (mine.isEmpty ? "" : " (this context changed: \(mine.joined(separator: ", ")))")
+            }
+            var theirs: [String] = []
+            if let object, let base = object.committed, let row = readRow(of: object) {
+                let names = store.layouts[object.layoutIndex].properties.map(\.name)
+                theirs = names.indices.filter { base[$0] != row.values[$0] }.map { names[$0] }
+            }
+            return "\(conflict.objectID.entityName) \(conflict.objectID.primaryKey) changed in the store (version \(current); keys: \(theirs.isEmpty ? "none" : theirs.joined(separator: ", ")); this context changed: \(mine.isEmpty ? "nothing (it deletes it)" : mine.joined(separator: ", ")))"
+        }
+        var error = StrataError(.conflict, "Save conflict: " + parts.joined(separator: "; ") + ". Nothing was saved. Refresh these objects, or set the context's mergePolicy.")
+        error.cause = conflicts
+        return error
+    }
+
+    private func resolve(_ conflicts: StoreConflicts) throws {
+        for conflict in conflicts.conflicts {
+            guard let object = registry[conflict.objectID]?.object else { continue }
+            guard let row = readRow(of: object) else {
+                // Deleted in the store: the store's delete wins under every policy but .error.
+                object.lifecycle = .invalid
+                object.pending = [:]
+                changed[object.objectID] = nil
+                registry[object.objectID] = nil
+                continue
+            }
+            let base = object.committed ?? row.values
+            switch mergePolicy {
+            case .error:
+                break
+            case .storeTrump:
+                for (property, _) in object.pending where base[property] != row.values[property] {
+                    object.pending[property] = nil
+                }
+            case .objectTrump:
+                break
+            case .overwrite:
+                for property in row.values.indices where object.pending[property] == nil && base[property] != row.values[property] {
+                    object.pending[property] = base[property]
+                }
+            case .rollback:
+                object.pending = [:]
+                if object.lifecycle == .deleted { object.lifecycle = .persisted }
+            }
+            object.committed = row.values
+            object.committedVersion = row.version
+            noteChanged(object)
+        }
+    }
+}
+
+extension StoreConflicts: CustomStringConvertible {
+    var description: String { "\(conflicts.count) conflicting object(s)" }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import Synchronization
+
+/// A scratchpad of objects bound to a store, used on one queue.
+///
+/// A context registers each object once per ID (uniquing), hands out faults, tracks
+/// inserted, updated and deleted objects, and saves them as one atomic transaction. Its
+/// objects must be used only on its queue: inside ``perform(_:)`` or ``performAndWait(_:)``
+/// for a private-queue context, on the main thread for a main-queue one. Object IDs — not
+/// objects — cross between contexts.
+///
+/// For example:
+/// ```swift
+/// let context = ObjectContext(store: store)
+/// try await context.perform {
+///     let item = try context.insert("TodoItem")
+///     try item.setValue("Write docs", forKey: "name")
+///     try context.save()
+/// }
+/// ```
+///
+/// `@unchecked Sendable`: the context may be referenced from any thread, but every mutable
+/// field is touched only on `queue` (``perform(_:)``/``performAndWait(_:)`` get there; debug
+/// builds check it on each object access).
+public final class ObjectContext: @unchecked Sendable {
+    /// Which queue a context's work runs on.
+    public enum ConcurrencyType: Sendable {
+        /// A private serial queue of its own.
+        case privateQueue
+        /// The main queue (for UI code).
+        case mainQueue
+    }
+
+    /// The store it reads from and saves to.
+    public let store: PersistentStore
+    /// Its queue kind.
+    public let concurrencyType: ConcurrencyType
+    /// What a save does on a conflict. Default ``MergePolicy/error``.
+    public var mergePolicy: MergePolicy = .error
+    /// A name for debugging and messages.
+    public var name: String?
+
+    let queue: DispatchQueue
+    private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    var registry: [ObjectID: WeakObject] = [:]
+    var changed: [ObjectID: ManagedObject] = [:]
+    var saveObservers: [UUID: @Sendable (ContextDidSave) -> Void] = [:]
+    var storeObservation: ObservationToken?
+
+    /// Creates a context on `store`.
+    public init(store: PersistentStore, concurrencyType: ConcurrencyType = .privateQueue, name: String? = nil) {
+        self.store = store
+        self.concurrencyType = concurrencyType
+        self.name = name
+        queue = concurrencyType == .mainQueue ? .main : DispatchQueue(label: "strata.context.\(name ?? "private")")
+        queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+    }
+
+    // MARK: Queues
+
+    /// Whether the caller is on this context's queue.
+    public var isOnQueue: Bool {
+        if concurrencyType == .mainQueue { return Thread.isMainThread }
+        return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+    }
+
+    /// Runs `body` on the context's queue and waits for it (inline when already there).
+    public func performAndWait<T>(_ body: () throws -> T) rethrows -> T {
+        if isOnQueue { return try body() }
+        return try queue.sync(execute: body)
+    }
+
+    /// Runs `body` on the context's queue and returns its result asynchronously.
+    public func perform<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    /// Runs `body` on the context's queue without waiting (Core Data's `perform(_:)`).
+    public func schedule(_ body: @escaping @Sendable () -> Void) {
+        queue.async(execute: body)
+    }
+
+    func assertOnQueue(touching object: ManagedObject) {
+        #if DEBUG
+        if !isOnQueue {
+            preconditionFailure("Strata: \(object) belongs to context '\(name ?? "unnamed")' (\(concurrencyType == .mainQueue ? "main queue" : "private queue")) but was used on another thread. Use context.perform { } / performAndWait { }, or pass object.objectID to the other context.")
+        }
+        #endif
+    }
+
+    // MARK: Objects
+
+    /// Inserts a new object of `entityName`; it gets its permanent ID now and its attributes'
+    /// default values. It is saved with the next ``save()``.
+    ///
+    /// - Throws: `.unknownEntity` naming the nearest entity.
+    @discardableResult
+    public func insert(_ entityName: String) throws(StrataError) -> ManagedObject {
+        let layout = try store.layout(named: entityName)
+        let key = store.allocatePrimaryKeys(entity: layout.index, count: 1).lowerBound
+        let id = ObjectID(storeID: store.storeID, entityName: layout.entity.name, primaryKey: key)
+        let object = ManagedObject(objectID: id, layoutIndex: layout.index, context: self, lifecycle: .inserted)
+        let schemaEntity = store.validationSchema.entity(named: entityName) ?? layout.entity
+        object.committed = layout.properties.map { property in
+            schemaEntity.attribute(named: property.name)?.defaultValue ?? .null
+        }
+        registry[id] = WeakObject(object)
+        changed[id] = object
+        return object
+    }
+
+    /// The object with `id`: the registered one, or a new fault (no data is read).
+    ///
+    /// Accessing a fault whose row no longer exists throws `.objectNotFound`.
+    public func object(with id: ObjectID) -> ManagedObject {
+        if let existing = registry[id]?.object { return existing }
+        let index = store.layoutIndex[id.entityName] ?? 0
+        let object = ManagedObject(objectID: id, layoutIndex: index, context: self, lifecycle: .persisted)
+        registry[id] = WeakObject(object)
+        return object
+    }
+
+    /// The object with `id`, loaded; throws when it does not exist in the store.
+    ///
+    /// - Throws: `.objectNotFound`; `.unknownEntity` for an ID of another store or entity.
+    public func existingObject(with id: ObjectID) throws(StrataError) -> ManagedObject {
+        guard id.storeID == store.storeID else {
+            throw StrataError(.unknownEntity, "The ID \(id) belongs to another store (\(id.storeID)); this context's store is \(store.storeID).", entity: id.entityName)
+        }
+        _ = try store.layout(named: id.entityName)
+        let object = object(with: id)
+        if object.lifecycle == .deleted {
+            throw StrataError(.objectNotFound, "\(object) was deleted in this context.", entity: id.entityName)
+        }
+        try object.fireFault()
+        return object
+    }
+
+    /// Marks `object` deleted; the delete rules of its relationships are applied at save.
+    public func delete(_ object: ManagedObject) {
+        object.checkQueue()
+        guard object.contextReference === self else { return }
+        switch object.lifecycle {
+        case .inserted:
+            object.wasInserted = true
+            object.lifecycle = .deleted
+            changed[object.objectID] = object
+        case .persisted:
+            object.lifecycle = .deleted
+            changed[object.objectID] = object
+        case .deleted, .invalid:
+            break
+        }
+    }
+
+    /// Objects registered in the context (alive).
+    public var registeredObjects: [ManagedObject] { registry.values.compactMap(\.object) }
+
+    /// Objects inserted and not yet saved.
+    public var insertedObjects: [ManagedObject] { changed.values.filter { $0.lifecycle == .inserted } }
+    /// Objects with unsaved changes to their properties.
+    public var updatedObjects: [ManagedObject] { changed.values.filter { $0.lifecycle == .persisted && !$0.pending.isEmpty } }
+    /// Objects deleted and not yet saved (those inserted in this context are left out).
+    public var deletedObjects: [ManagedObject] { changed.values.filter { $0.lifecycle == .deleted && !$0.wasInserted } }
+
+    /// Whether anything is inserted, updated or deleted.
+    public var hasChanges: Bool { !insertedObjects.isEmpty || !updatedObjects.isEmpty || !deletedObjects.isEmpty }
+
+    // MARK: Internals
+
+    func noteChanged(_ object: ManagedObject) {
+        if object.lifecycle == .persisted && object.pending.isEmpty {
+            changed[object.objectID] = nil
+        } else {
+            changed[object.objectID] = object
+        }
+    }
+
+    func propertyIndex(_ key: String, in object: ManagedObject) throws(StrataError) -> Int {
+        let layout = store.layouts[object.layoutIndex]
+        if let index = layout.propertyIndex[key] { return index }
+        if layout.entity.relationship(named: key)?.isToMany == true {
+            throw StrataError(.unknownKey, "\(layout.entity.name).\(key) is a to-many relationship; use objects(forKey:), add(_:toKey:) and remove(_:fromKey:).", entity: layout.entity.name, key: key)
+        }
+        let names = layout.entity.propertyNames
+        let suggestion = Schema.nearestName(to: key, among: names)
+        throw StrataError(.unknownKey, "\(layout.entity.name) has no property named '\(key)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ".") + " Its properties are: \(names.joined(separator: ", ")).", entity: layout.entity.name, key: key)
+    }
+
+    /// The row of `object` in the store's newest version.
+    func readRow(of object: ManagedObject) -> (values: [AttributeValue], version: UInt64)? {
+        let version = store.currentVersion
+        let table = version.tables[object.layoutIndex]
+        guard let location = table.locate(object.objectID.primaryKey) else { return nil }
+        return (table.layout.properties.indices.map { table.value($0, at: location) }, table.version(at: location))
+    }
+}
+
+/// A weak reference to a registered object: unchanged objects live only while the caller
+/// keeps them; changed ones are also held by the context until saved.
+struct WeakObject {
+    weak var object: ManagedObject?
+    init(_ object: ManagedObject) { self.object = object }
+}
