@@ -1,0 +1,32 @@
+// swift-tools-version: 6.1
+// Strata's benchmarks: the same workloads on Strata and on SQLite (through GRDB.swift), side by
+// side, with the machine's physical limits measured in the same run. A package of its own, so
+// the library gains no dependency.
+
+import PackageDescription
+
+let package = Package(
+    name: "StrataBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Strata", path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "strata-bench",
+            dependencies: [
+                .product(name: "Strata", package: "Strata"),
+                .product(name: "StrataStorage", package: "Strata"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("InternalImportsByDefault"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

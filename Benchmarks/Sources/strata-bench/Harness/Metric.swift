@@ -1,0 +1,67 @@
+import Foundation
+
+/// What a workload's figure counts, and how to print it.
+///
+/// Values are always stored in base units (seconds, bytes, events per second), so JSON
+/// consumers need no conversion table.
+enum MetricUnit: String, Sendable, Codable {
+    /// Elapsed time; printed in µs, ms or s.
+    case seconds
+    /// A size; printed in MB (10⁶ bytes).
+    case bytes
+    /// A rate; printed as events per second.
+    case perSecond
+
+    /// Whether a smaller figure is better (true for time and size, false for rates).
+    var lowerIsBetter: Bool {
+        self != .perSecond
+    }
+
+    /// `value` in a short human form, e.g. "12.3 ms", "45.6 MB", "3,210/s"; `compact` drops
+    /// a fraction of zero ("100 ms" rather than "100.0 ms"), for round targets.
+    func format(_ value: Double, compact: Bool = false) -> String {
+        let text = format(value)
+        guard compact else { return text }
+        return text.replacingOccurrences(of: ".00 ", with: " ").replacingOccurrences(of: ".0 ", with: " ")
+    }
+
+    private func format(_ value: Double) -> String {
+        switch self {
+        case .seconds:
+            if value < 1e-3 { return fixed(value * 1e6, digits: 0) + " µs" }
+            if value < 1 { return fixed(value * 1e3, digits: value < 0.1 ? 2 : 1) + " ms" }
+            return fixed(value, digits: 2) + " s"
+        case .bytes:
+            return fixed(value / 1e6, digits: 1) + " MB"
+        case .perSecond:
+            return grouped(Int(value.rounded())) + "/s"
+        }
+    }
+}
+
+/// `value` with exactly `digits` fractional digits, without Foundation's locale machinery.
+func fixed(_ value: Double, digits: Int) -> String {
+    guard value.isFinite else { return String(value) }
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let scaled = Int64((abs(value) * scale).rounded())
+    let whole = scaled / Int64(scale)
+    let fraction = scaled % Int64(scale)
+    var text = (value < 0 && scaled != 0 ? "-" : "") + grouped(Int(whole))
+    if digits > 0 {
+        let digitsText = String(fraction)
+        text += "." + String(repeating: "0", count: digits - digitsText.count) + digitsText
+    }
+    return text
+}
+
+/// `value` with thousands separators, e.g. 1,000,000.
+func grouped(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var result = ""
+    for (offset, character) in digits.enumerated() {
+        if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
+        result.append(character)
+    }
+    return value < 0 ? "-" + result : result
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+extension Report: Encodable {
+    private enum Keys: String, CodingKey {
+        case command, date, scale, runs, seed, cores, sqliteVersion, grdbVersion, machine, workloads
+    }
+
+    /// Missing figures are written as `null`, never omitted, so a consumer sees that a slot
+    /// exists and is empty.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(command, forKey: .command)
+        try container.encode(ISO8601DateFormatter().string(from: date), forKey: .date)
+        try container.encode(scale, forKey: .scale)
+        try container.encode(runs, forKey: .runs)
+        try container.encode(seed, forKey: .seed)
+        try container.encode(cores, forKey: .cores)
+        try container.encode(sqliteVersion, forKey: .sqliteVersion)
+        try container.encode("7.10.0", forKey: .grdbVersion)
+        try container.encode(limits, forKey: .machine)
+        try container.encode(results.map { Entry(result: $0, limits: limits) }, forKey: .workloads)
+    }
+
+    /// The report as pretty-printed JSON with sorted keys.
+    func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    /// One workload in the JSON report. Figures are in base units: seconds, bytes or per
+    /// second, as `unit` says.
+    private struct Entry: Encodable {
+        let result: WorkloadResult
+        let limits: MachineLimits?
+
+        private enum Keys: String, CodingKey {
+            case name, group, item, summary, unit, target, strata, sqlite, ratio, met
+            case strataStatus, sqliteStatus, strataRuns, sqliteRuns, notes
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            let workload = result.workload
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(workload.name, forKey: .name)
+            try container.encode(workload.group, forKey: .group)
+            try container.encode(workload.item, forKey: .item)
+            try container.encode(workload.summary, forKey: .summary)
+            try container.encode(workload.unit, forKey: .unit)
+            try container.encode(workload.target.describe(unit: workload.unit), forKey: .target)
+            try container.encode(result.strata, forKey: .strata)
+            try container.encode(result.sqlite, forKey: .sqlite)
+            try container.encode(result.ratio, forKey: .ratio)
+            try container.encode(result.isMet(limits: limits), forKey: .met)
+            try container.encode(result.strataStatus, forKey: .strataStatus)
+            try container.encode(result.sqliteStatus, forKey: .sqliteStatus)
+            try container.encode(result.strataRuns, forKey: .strataRuns)
+            try container.encode(result.sqliteRuns, forKey: .sqliteRuns)
+            try container.encode(result.notes, forKey: .notes)
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// The process's resident memory, from Linux's `/proc/self/status`.
+enum ResidentSetSize {
+    /// The current resident set size (`VmRSS`) in bytes, or `nil` where `/proc` is missing.
+    static func current() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+            return nil
+        }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            // "VmRSS:	   12345 kB"
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard fields.count >= 2, let kibibytes = Int(fields[1]) else { return nil }
+            return kibibytes * 1024
+        }
+        return nil
+    }
+}

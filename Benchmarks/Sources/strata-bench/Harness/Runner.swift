@@ -1,0 +1,75 @@
+import Foundation
+
+/// Runs workloads: each side `runs` times, each run in a fresh directory that is deleted
+/// afterwards, after the disk has settled (``Files/settle()``).
+final class Runner {
+    private let dataset: Dataset
+    private let runsRoot: URL
+    private let fixtures: FixtureCache
+    private let limits: MachineLimits?
+    private let defaultRuns: Int
+    /// SQLite figures by workload name, for ``SQLiteSide/sameAs(_:)``.
+    private var sqliteRunsByName: [String: [Double]] = [:]
+
+    init(dataset: Dataset, workRoot: URL, limits: MachineLimits?, defaultRuns: Int) throws {
+        self.dataset = dataset
+        self.runsRoot = try Files.freshDirectory("runs", in: workRoot)
+        self.fixtures = FixtureCache(root: try Files.freshDirectory("fixtures", in: workRoot))
+        self.limits = limits
+        self.defaultRuns = defaultRuns
+    }
+
+    /// Runs both sides of `workload`, SQLite first.
+    func run(_ workload: Workload) async -> WorkloadResult {
+        var result = WorkloadResult(workload: workload)
+        let runs = workload.runs ?? defaultRuns
+
+        switch workload.sqlite {
+        case .measured(let measure):
+            (result.sqliteRuns, result.sqliteStatus) = await repeated(
+                workload, side: "sqlite", runs: runs, measure, notes: &result.notes)
+            if result.sqliteStatus == .measured { sqliteRunsByName[workload.name] = result.sqliteRuns }
+        case .sameAs(let name):
+            if let reused = sqliteRunsByName[name] {
+                (result.sqliteRuns, result.sqliteStatus) = (reused, .measured)
+            } else if let source = Registry.workload(named: name), case .measured(let measure) = source.sqlite {
+                (result.sqliteRuns, result.sqliteStatus) = await repeated(
+                    source, side: "sqlite", runs: source.runs ?? defaultRuns, measure, notes: &result.notes)
+                if result.sqliteStatus == .measured { sqliteRunsByName[name] = result.sqliteRuns }
+            }
+            result.notes.append("SQLite figure is \(name)'s")
+        }
+
+        (result.strataRuns, result.strataStatus) = await repeated(
+            workload, side: "strata", runs: runs, workload.strata, notes: &result.notes)
+        return result
+    }
+
+    /// Runs `measure` up to `runs` times; stops at the first pending or failed run.
+    private func repeated(_ workload: Workload, side: String, runs: Int, _ measure: Measurement,
+                          notes: inout [String]) async -> ([Double], SideStatus) {
+        var values: [Double] = []
+        for index in 0..<runs {
+            let name = "\(workload.name)-\(side)-\(index + 1)"
+            do {
+                let directory = try Files.freshDirectory(name, in: runsRoot)
+                defer { try? FileManager.default.removeItem(at: directory) }
+                Files.settle()
+                let context = RunContext(dataset: dataset, directory: directory,
+                                         fixtures: fixtures, limits: limits)
+                let value = try await measure(context)
+                values.append(value)
+                log("\(name): \(workload.unit.format(value))")
+            } catch let pending as StrataPending {
+                notes.append(pending.description)
+                log("\(name): pending (\(pending.waitingFor))")
+                return ([], .pending)
+            } catch {
+                notes.append("\(side) failed: \(error)")
+                log("\(name): FAILED: \(error)")
+                return ([], .failed)
+            }
+        }
+        return (values, .measured)
+    }
+}

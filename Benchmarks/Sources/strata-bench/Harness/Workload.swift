@@ -1,0 +1,46 @@
+/// One engine's side of a workload: given a fresh run context, performs the work and returns
+/// the figure in the workload's unit (seconds, bytes or events per second). Only the work
+/// being measured is timed; setup (copying fixtures, generating rows) is not.
+typealias Measurement = @Sendable (RunContext) async throws -> Double
+
+/// How the SQLite/GRDB figure of a workload is obtained.
+enum SQLiteSide: Sendable {
+    /// Measured by this function.
+    case measured(Measurement)
+    /// The same figure as the named workload's SQLite side (issue 8 compares batch insert with
+    /// GRDB's ordinary insert); measured once and reused.
+    case sameAs(String)
+}
+
+/// A named benchmark: the same work on Strata and on SQLite/GRDB, and the target Strata must
+/// reach.
+struct Workload: Sendable {
+    /// The name used by `--only` and in the JSON, e.g. "batch-update".
+    let name: String
+    /// The names `--only` also accepts for this workload, e.g. "predicate" for all three
+    /// predicate workloads.
+    let group: String
+    /// The item number in issue 8's list of workloads (1...10).
+    let item: Int
+    /// One line: what is measured, on both sides.
+    let summary: String
+    let unit: MetricUnit
+    let target: Target
+    /// Runs per side; `nil` means the `--runs` option. Deterministic figures need one run.
+    let runs: Int?
+    let strata: Measurement
+    let sqlite: SQLiteSide
+
+    init(name: String, group: String? = nil, item: Int, summary: String, unit: MetricUnit,
+         target: Target, runs: Int? = nil, strata: @escaping Measurement, sqlite: SQLiteSide) {
+        self.name = name
+        self.group = group ?? name
+        self.item = item
+        self.summary = summary
+        self.unit = unit
+        self.target = target
+        self.runs = runs
+        self.strata = strata
+        self.sqlite = sqlite
+    }
+}

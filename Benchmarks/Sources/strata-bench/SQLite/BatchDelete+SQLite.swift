@@ -1,0 +1,17 @@
+import GRDB
+
+extension BatchDelete {
+    /// Opens a copy of the to-do database and times `DELETE FROM todo WHERE id % 2 = 0` in one
+    /// write transaction, commit included.
+    static func sqlite(_ run: RunContext) async throws -> Double {
+        let queue = try SQLiteDatabase.openQueue(at: try await SQLiteFixtures.todoDatabase(for: run))
+        let seconds = try Stopwatch.seconds {
+            try queue.write { db in
+                try db.execute(sql: "DELETE FROM todo WHERE id % 2 = 0")
+                return db.changesCount
+            }
+        }
+        try queue.close()
+        return seconds
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Strata
+
+/// Issue 8, item 8: one-object durable saves (`.always`), against one-row SQLite transactions
+/// in WAL mode with `synchronous = FULL`.
+///
+/// - Single writer: the median latency of one save. Target: ≤ 2× one fdatasync (issue 2).
+/// - Eight concurrent writers: saves per second. Target: ≥ 10,000/s (issue 2).
+///
+/// Each run stops after ``maximumSaves`` saves or ``timeBudget`` seconds, whichever comes
+/// first, so a slow disk cannot stretch the benchmark.
+enum DurableSave {
+    static let latency = Workload(
+        name: "durable-save-p50", group: "durable-save", item: 8,
+        summary: "one-object .always save, single writer, p50 | one-row txn, WAL, synchronous=FULL",
+        unit: .seconds, target: .fdatasyncMultipleAtMost(2),
+        strata: strataLatency, sqlite: .measured(sqliteLatency))
+
+    static let concurrent = Workload(
+        name: "durable-save-8-writers", group: "durable-save", item: 8,
+        summary: "one-object saves from 8 concurrent writers | the same on a DatabasePool, 8 threads",
+        unit: .perSecond, target: .atLeast(10_000),
+        strata: strataConcurrent, sqlite: .measured(sqliteConcurrent))
+
+    /// The most saves one run makes (over all writers).
+    static let maximumSaves = 5_000
+    /// The longest one run goes on, in seconds.
+    static let timeBudget = 4.0
+    /// Concurrent writers in ``concurrent``.
+    static let writers = 8
+
+    /// The item saved by the `index`-th save: the dataset's items reused, with fresh ids.
+    static func item(_ index: Int, of run: RunContext) -> TodoItem {
+        var item = run.dataset.todoItems[index % run.dataset.todoItems.count]
+        item.id = Int64(index + 1)
+        return item
+    }
+
+    /// **To fill in.** Open a new store in `run.directory` with `.always` durability, then
+    /// save one new `TodoItem` (``item(_:of:)``) per `save()` from one context, timing each,
+    /// up to ``maximumSaves`` or ``timeBudget``. Returns the median latency in seconds.
+    static func strataLatency(_ run: RunContext) async throws -> Double {
+        throw StrataPending("ObjectContext save with .always durability")
+    }
+
+    /// **To fill in.** The same with ``writers`` contexts saving concurrently (one thread or
+    /// task each), until ``maximumSaves`` saves in all or ``timeBudget``. Returns saves per
+    /// second (saves ÷ wall-clock seconds).
+    static func strataConcurrent(_ run: RunContext) async throws -> Double {
+        throw StrataPending("concurrent context saves, group commit")
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Strata
+
+/// Issue 8, item 10: resident memory (VmRSS) of a fresh process after opening the N-item
+/// to-do store and counting its items, against the same for the SQLite file through GRDB.
+/// Target: ≤ 100 MB (issue 3).
+///
+/// Measured in a child process (`strata-bench rss-probe`), so nothing the parent did earlier
+/// counts.
+enum ResidentMemory {
+    static let workload = Workload(
+        name: "resident-memory", item: 10,
+        summary: "VmRSS of a new process after opening the N-item store + count | same for GRDB",
+        unit: .bytes, target: .atMost(100e6),
+        strata: strata, sqlite: .measured(sqlite))
+
+    /// Copies the to-do store (not timed) and runs the probe on it in a child process.
+    static func strata(_ run: RunContext) async throws -> Double {
+        let store = try await StrataFixtures.todoStore(for: run)
+        return try probe(engine: .strata, path: store.path)
+    }
+
+    /// **To fill in.** Runs in the child process: open the store in `directory` read-write,
+    /// as an application would, count the `TodoItem`s, and return the count. The probe
+    /// reads VmRSS after this returns, with the store still open: keep it alive until then
+    /// (return it through `keepAlive`).
+    static func strataOpenAndCount(directory: URL, keepAlive: inout [AnyObject]) async throws -> Int {
+        throw StrataPending("opening a store, count fetch")
+    }
+
+    /// Runs `strata-bench rss-probe` on `path` and returns the resident bytes it reports.
+    static func probe(engine: RSSProbe.Engine, path: String) throws -> Double {
+        let output = try ChildProcess.runSelf(["rss-probe", "--engine", engine.rawValue, "--path", path])
+        let report = try JSONDecoder().decode(RSSProbe.Report.self, from: Data(output.utf8))
+        if let pending = report.pending { throw StrataPending(pending) }
+        guard let bytes = report.residentBytes else {
+            throw ChildProcessError(arguments: ["rss-probe"], status: 0, output: output)
+        }
+        if let baseline = report.baselineBytes {
+            log("rss-probe \(engine.rawValue): \(MetricUnit.bytes.format(Double(baseline))) before opening, "
+                + "\(MetricUnit.bytes.format(Double(bytes))) after opening and counting \(report.count ?? 0)")
+        }
+        return Double(bytes)
+    }
+}
