@@ -1,4 +1,5 @@
 internal import StrataStorage
+import Synchronization
 
 /// An immutable run of rows of one entity, sorted by primary key: one ``ColumnChunk`` per
 /// column (primary key, row version, attributes, to-one foreign keys).
@@ -7,6 +8,8 @@ internal import StrataStorage
 /// them only the columns) it touches.
 final class TableChunk: Sendable {
     let columns: [ColumnChunk]
+    /// Per-column statistics computed on first use by queries (see `ChunkSkipper`).
+    let statisticsCache = Mutex<[Int: ColumnStatistics]>([:])
 
     init(columns: [ColumnChunk]) { self.columns = columns }
 

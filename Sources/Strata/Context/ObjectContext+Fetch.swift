@@ -1,0 +1,83 @@
+extension ObjectContext {
+    /// Fetches the objects matching `request`, including this context's unsaved changes
+    /// unless the request says otherwise.
+    ///
+    /// - Throws: `.unknownEntity`, `.unknownKey` (naming the nearest key), `.typeMismatch`
+    ///   (before any row is read), `.misuse` off the context's queue.
+    /// - Complexity: O(rows of the entity) for the scan (chunks whose min/max rule them out
+    ///   are skipped), O(m log m) to order m matches.
+    public func fetch(_ request: FetchRequest) throws(StrataError) -> FetchedResults {
+        let ids = try fetchObjectIDs(request)
+        return FetchedResults(context: self, ids: ids, batchSize: request.fetchBatchSize,
+                              loadValues: !request.returnsObjectsAsFaults)
+    }
+
+    /// The IDs of the objects matching `request`, in order.
+    public func fetchObjectIDs(_ request: FetchRequest) throws(StrataError) -> [ObjectID] {
+        let (plan, version, items) = try matches(request)
+        return plan.order(items, version: version).map { objectID(of: $0, plan: plan) }
+    }
+
+    /// How many objects match `request` (offset and limit applied).
+    public func count(for request: FetchRequest) throws(StrataError) -> Int {
+        let (_, _, items) = try matches(request)
+        let afterOffset = max(0, items.count - request.fetchOffset)
+        return request.fetchLimit > 0 ? min(afterOffset, request.fetchLimit) : afterOffset
+    }
+
+    /// Dictionaries of `propertiesToFetch` (every attribute by default) of the matching
+    /// rows, read from the saved state (unsaved changes never count, as in Core Data).
+    /// To-one relationships come back as `.int(primaryKey)`.
+    public func fetchDictionaries(_ request: FetchRequest) throws(StrataError) -> [[String: AttributeValue]] {
+        var saved = request
+        saved.includesPendingChanges = false
+        let (plan, version, items) = try matches(saved)
+        return plan.order(items, version: version).map { item in
+            Dictionary(uniqueKeysWithValues: plan.properties.map { (plan.layout.properties[$0].name, plan.value(of: item, property: $0, version: version)) })
+        }
+    }
+
+    /// Runs `request` and returns what its ``FetchRequest/resultType`` asks for.
+    public func execute(_ request: FetchRequest) throws(StrataError) -> FetchResult {
+        switch request.resultType {
+        case .objects: return .objects(try fetch(request))
+        case .objectIDs: return .objectIDs(try fetchObjectIDs(request))
+        case .count: return .count(try count(for: request))
+        case .dictionaries: return .dictionaries(try fetchDictionaries(request))
+        }
+    }
+
+    // MARK: Internals
+
+    func objectID(of item: FetchItem, plan: FetchPlan) -> ObjectID {
+        switch item {
+        case .row(let key, _, _): return ObjectID(storeID: store.storeID, entityName: plan.layout.entity.name, primaryKey: key)
+        case .object(let object): return object.objectID
+        }
+    }
+
+    private func matches(_ request: FetchRequest) throws(StrataError) -> (FetchPlan, StoreVersion, [FetchItem]) {
+        guard isOnQueue else {
+            throw StrataError(.misuse, "fetch was called off the context's queue; call it inside perform { } or performAndWait { }.", entity: request.entityName)
+        }
+        let plan = try FetchPlan(request, store: store)
+        let version = store.currentVersion
+        let items = plan.scan(version) ?? []
+        return (plan, version, request.includesPendingChanges ? applyPendingChanges(items, plan: plan) : items)
+    }
+
+    /// Corrects store matches with this context's unsaved changes: deleted objects drop out,
+    /// changed objects are tested on their current values, inserted ones are added.
+    func applyPendingChanges(_ items: [FetchItem], plan: FetchPlan) -> [FetchItem] {
+        let relevant = changed.values.filter { $0.layoutIndex == plan.layout.index }
+        guard !relevant.isEmpty else { return items }
+        let touched = Set(relevant.map(\.objectID.primaryKey))
+        var result = items.filter { !touched.contains($0.primaryKey) }
+        for object in relevant where object.lifecycle == .inserted || (object.lifecycle == .persisted) {
+            if plan.bound?.evaluate(with: ObjectSubject(object: object)) ?? true {
+                result.append(.object(object))
+            }
+        }
+        return result
+    }
+}

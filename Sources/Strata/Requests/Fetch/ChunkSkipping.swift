@@ -1,0 +1,52 @@
+import Foundation
+internal import StrataStorage
+
+extension TableChunk {
+    /// The statistics of column `column`, computed on first use and cached (chunks are
+    /// immutable, so they never go stale).
+    func statistics(ofColumn column: Int) -> ColumnStatistics {
+        if let cached = statisticsCache.withLock({ $0[column] }) { return cached }
+        let computed = ColumnStatistics(of: columns[column])
+        statisticsCache.withLock { $0[column] = computed }
+        return computed
+    }
+}
+
+/// Decides from per-chunk min/max whether a chunk can hold a match at all.
+struct ChunkSkipper: Sendable {
+    /// (column, attribute type, allowed range) for each constrained attribute.
+    let constraints: [(column: Int, type: AttributeType, range: PredicateRange)]
+
+    init(bound: BoundPredicate?, layout: EntityLayout) {
+        guard let bound else { constraints = []; return }
+        constraints = bound.rangeConstraints.compactMap { key, range in
+            guard let index = layout.propertyIndex[key], let type = layout.properties[index].type,
+                  type.isNumeric || type == .date else { return nil }
+            return (layout.properties[index].column, type, range)
+        }
+    }
+
+    /// Whether no row of `chunk` can match.
+    func canSkip(_ chunk: TableChunk) -> Bool {
+        for constraint in constraints {
+            let stats = chunk.statistics(ofColumn: constraint.column)
+            guard let range = stats.range else {
+                // Every row is null: a range constraint never matches nil.
+                if stats.nullCount == chunk.count && chunk.count > 0 { return true }
+                continue
+            }
+            let (low, high): (AttributeValue, AttributeValue)
+            switch range {
+            case .int(let lo, let hi): (low, high) = (.int(lo), .int(hi))
+            case .double(let lo, let hi):
+                if constraint.type == .date {
+                    (low, high) = (.date(Date(timeIntervalSinceReferenceDate: lo)), .date(Date(timeIntervalSinceReferenceDate: hi)))
+                } else {
+                    (low, high) = (.double(lo), .double(hi))
+                }
+            }
+            if !constraint.range.mayOverlap(min: low, max: high) { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,109 @@
+/// A fetch request checked against a store: entity resolved, predicate bound and compiled,
+/// sort keys and fetched properties resolved. Every error surfaces here, before a row is read.
+struct FetchPlan: Sendable {
+    struct Sort: Sendable {
+        var property: Int
+        var type: AttributeType?
+        var ascending: Bool
+        var caseInsensitive: Bool
+    }
+
+    let request: FetchRequest
+    let layout: EntityLayout
+    let bound: BoundPredicate?
+    let filter: ColumnFilter?
+    let skipper: ChunkSkipper
+    let sort: [Sort]
+    let properties: [Int]
+
+    init(_ request: FetchRequest, store: PersistentStore) throws(StrataError) {
+        self.request = request
+        let resolved = try store.layout(named: request.entityName)
+        layout = resolved
+        guard request.fetchLimit >= 0, request.fetchOffset >= 0, request.fetchBatchSize >= 0 else {
+            throw StrataError(.misuse, "fetchLimit, fetchOffset and fetchBatchSize must not be negative.", entity: request.entityName)
+        }
+        let bound = try request.predicate?.bound(to: resolved.entity.name, in: store.schema)
+        self.bound = bound
+        filter = bound.flatMap { ColumnFilter.compile($0.root, layout: resolved) }
+        skipper = ChunkSkipper(bound: bound, layout: resolved)
+        func property(_ key: String, role: String) throws(StrataError) -> Int {
+            if let index = resolved.propertyIndex[key] { return index }
+            let names = resolved.properties.map(\.name)
+            let suggestion = Schema.nearestName(to: key, among: names)
+            throw StrataError(.unknownKey, "Cannot \(role) by '\(key)': \(resolved.entity.name) has no attribute or to-one relationship of that name" + (suggestion.map { "; did you mean '\($0)'?" } ?? ".") + " Its keys are: \(names.joined(separator: ", ")).", entity: resolved.entity.name, key: key)
+        }
+        var sort: [Sort] = []
+        for key in request.sortKeys {
+            let index = try property(key.key, role: "sort")
+            sort.append(Sort(property: index, type: resolved.properties[index].type, ascending: key.ascending,
+                             caseInsensitive: key.caseInsensitive))
+        }
+        self.sort = sort
+        var properties: [Int] = []
+        for key in request.propertiesToFetch ?? resolved.properties.filter({ $0.type != nil }).map(\.name) {
+            properties.append(try property(key, role: "fetch"))
+        }
+        self.properties = properties
+    }
+
+    /// Whether row `row` of chunk `chunk` in `version` matches (the reference path).
+    func matches(_ version: StoreVersion, chunk: Int, row: Int) -> Bool {
+        guard let bound else { return true }
+        return bound.evaluate(with: RowSubject(version: version, table: layout.index, location: (chunk, row)))
+    }
+}
+
+/// A matching row or object, before ordering.
+enum FetchItem {
+    case row(key: Int64, chunk: Int, row: Int)
+    case object(ManagedObject)
+
+    var primaryKey: Int64 {
+        switch self {
+        case .row(let key, _, _): return key
+        case .object(let object): return object.objectID.primaryKey
+        }
+    }
+}
+
+/// Progress of a scan: rows looked at so far, rows in all, matches so far.
+struct ScanProgress: Sendable {
+    var scanned: Int
+    var total: Int
+    var matches: Int
+}
+
+extension FetchPlan {
+    /// Scans `version` chunk by chunk: skips chunks whose statistics rule them out, runs the
+    /// compiled filter (or the reference evaluator) on the rest, and reports after each chunk.
+    ///
+    /// - Parameter onChunk: called after every chunk; returning `false` stops the scan.
+    /// - Returns: the matches in primary-key order, or `nil` when stopped.
+    /// - Complexity: O(rows) for compiled predicates; relationship paths add the cost of
+    ///   following them.
+    func scan(_ version: StoreVersion, onChunk: (ScanProgress) -> Bool = { _ in true }) -> [FetchItem]? {
+        let table = version.tables[layout.index]
+        var items: [FetchItem] = []
+        var progress = ScanProgress(scanned: 0, total: table.rowCount, matches: 0)
+        for (c, chunk) in table.chunks.enumerated() {
+            if !skipper.canSkip(chunk) {
+                let keys = chunk.primaryKeys
+                if bound == nil {
+                    for row in keys.indices { items.append(.row(key: keys[row], chunk: c, row: row)) }
+                } else if let filter {
+                    let mask = filter.evaluate(chunk)
+                    for row in mask.indices where mask[row] { items.append(.row(key: keys[row], chunk: c, row: row)) }
+                } else {
+                    for row in keys.indices where matches(version, chunk: c, row: row) {
+                        items.append(.row(key: keys[row], chunk: c, row: row))
+                    }
+                }
+            }
+            progress.scanned += chunk.count
+            progress.matches = items.count
+            if !onChunk(progress) { return nil }
+        }
+        return items
+    }
+}
