@@ -67,10 +67,16 @@ extension PersistentStore {
                         try adopt(try StoreMetadata(decoding: record.payload))
                         version.tables = layouts.map { EntityTable(layout: $0) }
                     }
-                case .save?:
+                case .save?, .batchInsert?:
                     guard metadata != nil else { throw PayloadError("a save before the store's metadata") }
                     let changes = try ChangesetCodec.decode(record.payload, layouts: layouts)
                     try apply(changes, to: &version, lsn: record.lsn, nextKeys: &metadata!.nextPrimaryKeys)
+                case .batchUpdate?:
+                    guard metadata != nil else { throw PayloadError("a batch update before the store's metadata") }
+                    try apply(try BatchUpdateRecord(decoding: record.payload), to: &version, lsn: record.lsn)
+                case .batchDelete?:
+                    guard metadata != nil else { throw PayloadError("a batch delete before the store's metadata") }
+                    try apply(try BatchDeleteRecord(decoding: record.payload), to: &version, lsn: record.lsn)
                 default:
                     throw PayloadError("unknown transaction kind \(record.kind)")
                 }

@@ -1,0 +1,123 @@
+/// What a batch request returns.
+public enum BatchResultType: Sendable, Hashable {
+    /// Only whether it succeeded.
+    case statusOnly
+    /// The IDs of the affected objects.
+    case objectIDs
+    /// How many objects were affected.
+    case count
+}
+
+/// The outcome of a batch request.
+public struct BatchResult: Sendable, Hashable {
+    /// Whether the request was applied (a request that matched nothing still succeeds).
+    public var status: Bool
+    /// The affected objects' IDs, when asked for (for a delete: every deleted object,
+    /// cascades included).
+    public var objectIDs: [ObjectID]?
+    /// How many objects were affected, when asked for (cascades included for a delete).
+    public var count: Int?
+    /// The transaction's LSN (0 when nothing was written).
+    public var lsn: UInt64
+}
+
+/// A new value for one attribute of every matching row.
+public enum BatchValue: Sendable, Hashable {
+    /// A constant (type-checked against the attribute; nil only for optional ones).
+    case constant(AttributeValue)
+    /// The negation of a bool attribute of the same row (`!done`).
+    case not(String)
+    /// An integer or double attribute of the same row plus a constant (`count + 1`).
+    case add(String, AttributeValue)
+    /// Another attribute of the same row, of the same type.
+    case copy(String)
+}
+
+/// Sets attributes of every object matching a predicate, directly in the store: no context,
+/// no validation rules (the caller answers for ranges and patterns), but full type checking
+/// (Core Data's `NSBatchUpdateRequest`). Appends one compact record to the log.
+///
+/// For example:
+/// ```swift
+/// var checkAll = BatchUpdateRequest(entityName: "TodoItem")
+/// checkAll.predicate = try ObjectPredicate(format: "done == NO")
+/// checkAll.propertiesToUpdate = ["done": .constant(true)]
+/// checkAll.resultType = .objectIDs
+/// let result = try store.execute(checkAll)
+/// ```
+public struct BatchUpdateRequest: Sendable, Hashable {
+    /// The entity to update.
+    public var entityName: String
+    /// Which objects (`nil`: all).
+    public var predicate: ObjectPredicate?
+    /// Attribute name → new value.
+    public var propertiesToUpdate: [String: BatchValue] = [:]
+    /// What the result holds (default ``BatchResultType/statusOnly``).
+    public var resultType: BatchResultType = .statusOnly
+
+    /// Creates a request.
+    public init(entityName: String, predicate: ObjectPredicate? = nil, propertiesToUpdate: [String: BatchValue] = [:]) {
+        self.entityName = entityName
+        self.predicate = predicate
+        self.propertiesToUpdate = propertiesToUpdate
+    }
+}
+
+/// Deletes every object matching a predicate (or listed by ID) directly in the store,
+/// keeping the graph consistent where Core Data leaves it dangling: references to deleted
+/// objects are nullified, cascade rules delete further, and a deny rule makes the whole
+/// request fail with nothing written (Core Data's `NSBatchDeleteRequest`).
+public struct BatchDeleteRequest: Sendable, Hashable {
+    /// The entity to delete from.
+    public var entityName: String
+    /// Which objects (`nil` with no ``objectIDs``: all).
+    public var predicate: ObjectPredicate?
+    /// Exactly these objects instead of a predicate.
+    public var objectIDs: [ObjectID]?
+    /// What the result holds (default ``BatchResultType/statusOnly``).
+    public var resultType: BatchResultType = .statusOnly
+
+    /// Deletes the objects of `entityName` matching `predicate`.
+    public init(entityName: String, predicate: ObjectPredicate? = nil) {
+        self.entityName = entityName
+        self.predicate = predicate
+    }
+
+    /// Deletes exactly `objectIDs` (all of one entity).
+    public init(objectIDs: [ObjectID]) {
+        entityName = objectIDs.first?.entityName ?? ""
+        self.objectIDs = objectIDs
+    }
+}
+
+/// Inserts many objects directly in the store: no context, no validation rules, full type
+/// checking, permanent IDs assigned (Core Data's `NSBatchInsertRequest`). Missing keys take
+/// the attribute's default value (or nil).
+public struct BatchInsertRequest: Sendable {
+    /// The entity to insert into.
+    public var entityName: String
+    /// The rows, as attribute name → value (to-one relationships as `.int(primaryKey)`).
+    public var objects: [[String: AttributeValue]]
+    /// What the result holds (default ``BatchResultType/statusOnly``).
+    public var resultType: BatchResultType = .statusOnly
+
+    /// Inserts `objects` into `entityName`.
+    public init(entityName: String, objects: [[String: AttributeValue]]) {
+        self.entityName = entityName
+        self.objects = objects
+    }
+
+    /// Inserts `count` rows filled one by one by `fill(index, &row)`, without building the
+    /// dictionaries up front.
+    public init(entityName: String, count: Int, fill: (Int, inout [String: AttributeValue]) -> Void) {
+        self.entityName = entityName
+        var rows: [[String: AttributeValue]] = []
+        rows.reserveCapacity(count)
+        for index in 0..<count {
+            var row: [String: AttributeValue] = [:]
+            fill(index, &row)
+            rows.append(row)
+        }
+        objects = rows
+    }
+}

@@ -1,0 +1,82 @@
+internal import StrataStorage
+
+/// A sorted set of primary keys stored as runs: how batch records stay small (all million
+/// keys of an entity are one run).
+struct KeyRanges: Sendable, Equatable {
+    /// Runs of consecutive keys: (first key, length), ascending and not touching.
+    var runs: [(first: Int64, count: Int64)]
+
+    static func == (a: KeyRanges, b: KeyRanges) -> Bool {
+        a.runs.count == b.runs.count && zip(a.runs, b.runs).allSatisfy { $0.first == $1.first && $0.count == $1.count }
+    }
+
+    /// The runs of `keys`, which must be ascending and distinct.
+    init(sortedKeys keys: [Int64]) {
+        var runs: [(Int64, Int64)] = []
+        for key in keys {
+            if let last = runs.last, last.0 + last.1 == key { runs[runs.count - 1].1 += 1 } else { runs.append((key, 1)) }
+        }
+        self.runs = runs
+    }
+
+    var count: Int { Int(runs.reduce(0) { $0 + $1.count }) }
+
+    /// Every key, ascending.
+    var keys: [Int64] {
+        var out: [Int64] = []
+        out.reserveCapacity(count)
+        for run in runs { for k in 0..<run.count { out.append(run.first + k) } }
+        return out
+    }
+
+    /// Varint-encoded (gap from the previous run's end, length) pairs.
+    func encode(into w: inout ByteWriter) {
+        w.write(UInt32(runs.count))
+        var previousEnd: Int64 = 0
+        for run in runs {
+            Varint.write(UInt64(bitPattern: run.first &- previousEnd), into: &w)
+            Varint.write(UInt64(run.count), into: &w)
+            previousEnd = run.first + run.count
+        }
+    }
+
+    init(decoding r: inout ByteReader) throws {
+        let n = Int(try r.readUInt32())
+        guard n <= r.remaining / 2 else { throw PayloadError("impossible key range count") }
+        var runs: [(Int64, Int64)] = []
+        runs.reserveCapacity(n)
+        var previousEnd: Int64 = 0
+        for _ in 0..<n {
+            let first = previousEnd &+ Int64(bitPattern: try Varint.read(from: &r))
+            let count = Int64(bitPattern: try Varint.read(from: &r))
+            guard count > 0, first >= previousEnd else { throw PayloadError("key ranges out of order") }
+            runs.append((first, count))
+            previousEnd = first + count
+        }
+        self.runs = runs
+    }
+}
+
+/// LEB128 unsigned varints.
+enum Varint {
+    static func write(_ value: UInt64, into w: inout ByteWriter) {
+        var v = value
+        while v >= 0x80 {
+            w.write(UInt8(v & 0x7F) | 0x80)
+            v >>= 7
+        }
+        w.write(UInt8(v))
+    }
+
+    static func read(from r: inout ByteReader) throws -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = try r.readUInt8()
+            guard shift < 64 else { throw PayloadError("varint too long") }
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return value }
+            shift += 7
+        }
+    }
+}

@@ -1,0 +1,115 @@
+extension PersistentStore {
+    /// Runs a batch delete: the matching rows, and what their delete rules cascade to, are
+    /// removed in one transaction; keys pointing at them are nullified.
+    ///
+    /// - Throws: `.deleteDenied` naming the relationship when a deny rule applies (nothing
+    ///   is written); `.unknownEntity`, `.unknownKey`, `.typeMismatch` for a bad predicate;
+    ///   `.misuse` for IDs of several entities or of another store.
+    /// - Complexity: O(rows) per entity the deletion reaches.
+    public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
+        let plan = try FetchPlan(FetchRequest(entityName: request.entityName, predicate: request.predicate), store: self)
+        let root = plan.layout.index
+        var listed: [Int64]?
+        if let ids = request.objectIDs {
+            guard ids.allSatisfy({ $0.entityName == request.entityName && $0.storeID == storeID }) else {
+                throw StrataError(.misuse, "A batch delete by IDs takes IDs of one entity of this store; split the request per entity.", entity: request.entityName)
+            }
+            listed = Array(Set(ids.map(\.primaryKey))).sorted()
+        }
+        var deletedIDs: [ObjectID] = []
+        let outcome = try commitTransaction(kind: .batchDelete) { head, lsn, _ in
+            let initial = listed.map { keys in keys.filter { head.tables[root].locate($0) != nil } }
+                ?? (plan.scan(head) ?? []).map(\.primaryKey)
+            guard !initial.isEmpty else { return nil }
+            let record = try resolveDelete(root: root, keys: initial, in: head)
+            var next = head
+            try Self.apply(record, to: &next, lsn: lsn)
+            var deleted = Set<ObjectID>(), updated = Set<ObjectID>()
+            for (entity, keys) in record.deletes { deleted.formUnion(objectIDs(keys.keys, entity: entity)) }
+            for (entity, byProperty) in record.nullifications {
+                for keys in byProperty.values { updated.formUnion(objectIDs(keys.keys, entity: entity)) }
+            }
+            deletedIDs = deleted.sorted()
+            return BuiltTransaction(next: StoreVersion(lsn: lsn, tables: next.tables), payload: record.encoded(),
+                                    updated: updated, deleted: deleted)
+        }
+        return BatchResult(status: true, objectIDs: request.resultType == .objectIDs ? deletedIDs : nil,
+                           count: request.resultType == .count ? deletedIDs.count : nil, lsn: outcome?.0.lsn ?? 0)
+    }
+
+    /// Follows delete rules from `keys` of entity `root`: what to delete, what to nullify,
+    /// or a `.deleteDenied` error.
+    private func resolveDelete(root: Int, keys: [Int64], in version: StoreVersion) throws -> BatchDeleteRecord {
+        var deleting: [Int: Set<Int64>] = [root: Set(keys)]
+        var nullify: [Int: [Int: Set<Int64>]] = [:]
+        var denied: [String] = []
+        var worklist: [(Int, Set<Int64>)] = [(root, Set(keys))]
+        while let (entity, keys) = worklist.popLast() {
+            let layout = layouts[entity]
+            let rules = validationSchema.entity(named: layout.entity.name)
+            for relationship in layout.entity.relationships {
+                guard let destination = layoutIndex[relationship.destination] else { continue }
+                let rule = rules?.relationship(named: relationship.name)?.deleteRule ?? relationship.deleteRule
+                var reached: Set<Int64> = []
+                var nullifyProperty: Int?
+                if relationship.isToMany {
+                    // Rows of the destination whose inverse key points at a deleted row.
+                    guard let inverse = layouts[destination].propertyIndex[relationship.inverse] else { continue }
+                    reached = rows(of: version.tables[destination], property: inverse, pointingAt: keys)
+                    nullifyProperty = inverse
+                } else if let property = layout.propertyIndex[relationship.name] {
+                    // Rows the deleted rows point at.
+                    for key in keys {
+                        if let location = version.tables[entity].locate(key),
+                           case .int(let target) = version.tables[entity].value(property, at: location) { reached.insert(target) }
+                    }
+                    let inverseIsToOne = layouts[destination].propertyIndex[relationship.inverse]
+                    nullifyProperty = inverseIsToOne
+                    if rule != .cascade && rule != .deny, let inverse = inverseIsToOne {
+                        reached = rows(of: version.tables[destination], property: inverse, pointingAt: keys)
+                    }
+                }
+                reached.subtract(deleting[destination] ?? [])
+                guard !reached.isEmpty else { continue }
+                switch rule {
+                case .deny:
+                    denied.append("\(layout.entity.name).\(relationship.name) still refers to \(reached.count) \(relationship.destination) object(s) and its delete rule is deny")
+                case .cascade:
+                    deleting[destination, default: []].formUnion(reached)
+                    worklist.append((destination, reached))
+                case .nullify, .noAction:
+                    if let property = nullifyProperty {
+                        nullify[destination, default: [:]][property, default: []].formUnion(reached)
+                    }
+                }
+            }
+        }
+        if !denied.isEmpty {
+            throw StrataError(.deleteDenied, "The batch delete was refused: " + denied.joined(separator: "; ") + ". Nothing was written.", entity: layouts[root].entity.name)
+        }
+        var record = BatchDeleteRecord()
+        for (entity, keys) in deleting { record.deletes[entity] = KeyRanges(sortedKeys: keys.sorted()) }
+        for (entity, byProperty) in nullify {
+            for (property, keys) in byProperty {
+                let alive = keys.subtracting(deleting[entity] ?? [])
+                if !alive.isEmpty { record.nullifications[entity, default: [:]][property] = KeyRanges(sortedKeys: alive.sorted()) }
+            }
+        }
+        return record
+    }
+
+    /// Keys of the rows of `table` whose foreign key `property` is in `targets`.
+    private func rows(of table: EntityTable, property: Int, pointingAt targets: Set<Int64>) -> Set<Int64> {
+        let column = table.layout.properties[property].column
+        var found = Set<Int64>()
+        for chunk in table.chunks {
+            guard case .int64(let values) = chunk.columns[column].values else { continue }
+            let validity = chunk.columns[column].validity
+            let keys = chunk.primaryKeys
+            for row in values.indices where (validity?[row] ?? true) && targets.contains(values[row]) {
+                found.insert(keys[row])
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,59 @@
+extension PersistentStore {
+    /// Runs a batch insert: every row gets a permanent ID and is written in one transaction.
+    /// Validation rules are skipped; types are checked, unknown keys refused, missing keys
+    /// take the attribute's default (a required attribute with neither value nor default is
+    /// refused), and to-one keys must name existing objects.
+    ///
+    /// - Throws: `.unknownEntity`, `.unknownKey`, `.typeMismatch` naming the row index and
+    ///   key; nothing is written then.
+    /// - Complexity: O(rows).
+    public func execute(_ request: BatchInsertRequest) throws -> BatchResult {
+        let layout = try self.layout(named: request.entityName)
+        let entity = validationSchema.entity(named: layout.entity.name) ?? layout.entity
+        let defaults = layout.properties.map { entity.attribute(named: $0.name)?.defaultValue ?? .null }
+        var rows: [[AttributeValue]] = []
+        rows.reserveCapacity(request.objects.count)
+        for (index, object) in request.objects.enumerated() {
+            var values = defaults
+            for (key, value) in object {
+                guard let property = layout.propertyIndex[key] else {
+                    let suggestion = Schema.nearestName(to: key, among: layout.properties.map(\.name))
+                    throw StrataError(.unknownKey, "Row \(index) of the batch insert has the key '\(key)', which \(layout.entity.name) does not have" + (suggestion.map { "; did you mean '\($0)'?" } ?? ".") + " Nothing was written.", entity: layout.entity.name, key: key)
+                }
+                let type = layout.properties[property].type
+                let fits = type.map { value.conforms(to: $0) } ?? (value.isNull || { if case .int = value { return true } else { return false } }())
+                guard fits else {
+                    throw StrataError(.typeMismatch, "Row \(index) of the batch insert: \(layout.entity.name).\(key) is \(type?.rawValue ?? "a to-one relationship (give the primary key as an integer)"); a \(value.kindName) value cannot be stored in it. Nothing was written.", entity: layout.entity.name, key: key)
+                }
+                values[property] = value
+            }
+            for (p, property) in layout.properties.enumerated() where property.type != nil && !property.isOptional && values[p].isNull {
+                throw StrataError(.typeMismatch, "Row \(index) of the batch insert has no value for the required attribute \(layout.entity.name).\(property.name), which has no default. Nothing was written.", entity: layout.entity.name, key: property.name)
+            }
+            rows.append(values)
+        }
+        var insertedKeys: [Int64] = []
+        let outcome = try commitTransaction(kind: .batchInsert) { head, lsn, nextKeys in
+            guard !rows.isEmpty else { return nil }
+            for (p, property) in layout.properties.enumerated() {
+                guard let destination = property.destination else { continue }
+                for (index, row) in rows.enumerated() {
+                    if case .int(let target) = row[p], head.tables[destination].locate(target) == nil {
+                        throw StrataError(.typeMismatch, "Row \(index) of the batch insert: \(layout.entity.name).\(property.name) refers to \(layouts[destination].entity.name) \(target), which does not exist. Nothing was written.", entity: layout.entity.name, key: property.name)
+                    }
+                }
+            }
+            let first = nextKeys[layout.index]
+            var changes = Changeset()
+            changes.entities[layout.index] = Changeset.EntityChanges(
+                inserts: rows.enumerated().map { Changeset.Insert(primaryKey: first + Int64($0.offset), values: $0.element) })
+            var next = head
+            try Self.apply(changes, to: &next, lsn: lsn, nextKeys: &nextKeys)
+            insertedKeys = (0..<Int64(rows.count)).map { first + $0 }
+            return BuiltTransaction(next: StoreVersion(lsn: lsn, tables: next.tables), payload: ChangesetCodec.encode(changes),
+                                    inserted: Set(objectIDs(insertedKeys, entity: layout.index)))
+        }
+        return BatchResult(status: true, objectIDs: request.resultType == .objectIDs ? objectIDs(insertedKeys, entity: layout.index) : nil,
+                           count: request.resultType == .count ? insertedKeys.count : nil, lsn: outcome?.0.lsn ?? 0)
+    }
+}

@@ -1,0 +1,50 @@
+import StrataStorage
+
+/// A transaction built against the head version under the writer lock: the next version
+/// (already stamped with its LSN), its log payload and what it changed.
+struct BuiltTransaction {
+    var next: StoreVersion
+    var payload: [UInt8]
+    var inserted: Set<ObjectID> = []
+    var updated: Set<ObjectID> = []
+    var deleted: Set<ObjectID> = []
+}
+
+extension PersistentStore {
+    /// Commits a transaction that `build` computes from the head version (batch requests
+    /// decide which rows they touch only once they hold the writer lock, so the rows they
+    /// log are exactly the rows they change). `build` returns `nil` to write nothing.
+    ///
+    /// - Returns: the published version and the change, or `nil` when nothing was written.
+    func commitTransaction(kind: TransactionKind,
+                           build: (_ head: StoreVersion, _ lsn: UInt64, _ nextKeys: inout [Int64]) throws -> BuiltTransaction?)
+        throws -> (StoreVersion, StoreChange)? {
+        let built = try writer.withLock { state throws -> (BuiltTransaction, UInt64)? in
+            guard !isReadOnly else {
+                throw StrataError(.readOnly, "The store at \(directory) is read-only" + (engine.failure.map { " after a write error (\($0.message))" } ?? " (opened read-only)") + "; nothing was written.")
+            }
+            let lsn = engine.lastLSN + 1
+            var keys = state.nextPrimaryKeys
+            guard let transaction = try build(state.head, lsn, &keys) else { return nil }
+            let assigned = try engine.submit(kind: kind.rawValue, payload: transaction.payload)
+            precondition(assigned == lsn, "log LSNs must follow the store's writer lock")
+            state.nextPrimaryKeys = keys
+            state.head = transaction.next
+            return (transaction, lsn)
+        }
+        guard let (transaction, lsn) = built else { return nil }
+        try engine.waitUntilDurable(lsn)
+        published.withLock { if transaction.next.lsn > $0.lsn { $0 = transaction.next } }
+        let change = StoreChange(lsn: lsn, kind: StoreChange.Kind(kind), inserted: transaction.inserted,
+                                 updated: transaction.updated, deleted: transaction.deleted, originContext: nil)
+        notify(change)
+        checkpointIfDue()
+        return (transaction.next, change)
+    }
+
+    /// Object IDs of `keys` in the entity at `index`.
+    func objectIDs(_ keys: [Int64], entity index: Int) -> [ObjectID] {
+        let name = layouts[index].entity.name
+        return keys.map { ObjectID(storeID: storeID, entityName: name, primaryKey: $0) }
+    }
+}
