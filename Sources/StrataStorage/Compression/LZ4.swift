@@ -22,16 +22,17 @@ public enum LZ4 {
     public static func compress(_ input: UnsafeRawBufferPointer) -> [UInt8]? {
         guard let bound = compressBound(input.count) else { return nil }
         if input.isEmpty { return [] }
-        var output = [UInt8](repeating: 0, count: bound)
-        let written = output.withUnsafeMutableBytes { out in
-            LZ4_compress_default(
+        var failed = false
+        // LZ4 writes every byte it reports; the rest of the capacity is never exposed.
+        let output = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
+            let written = LZ4_compress_default(
                 input.baseAddress!.assumingMemoryBound(to: CChar.self),
-                out.baseAddress!.assumingMemoryBound(to: CChar.self),
+                UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
                 Int32(input.count), Int32(bound))
+            failed = written <= 0
+            count = failed ? 0 : Int(written)
         }
-        guard written > 0 else { return nil }
-        output.removeSubrange(Int(written)...)
-        return output
+        return failed ? nil : output
     }
 
     /// Compresses `input` as one LZ4 block.
@@ -50,15 +51,17 @@ public enum LZ4 {
               input.count <= maximumBlockSize else { return nil }
         if originalSize == 0 { return input.isEmpty ? [] : nil }
         guard !input.isEmpty else { return nil }
-        var output = [UInt8](repeating: 0, count: originalSize)
-        let produced = output.withUnsafeMutableBytes { out in
-            LZ4_decompress_safe(
+        var ok = false
+        // Exposed only when LZ4 produced exactly `originalSize` bytes, all written by it.
+        let output = [UInt8](unsafeUninitializedCapacity: originalSize) { buffer, count in
+            let produced = LZ4_decompress_safe(
                 input.baseAddress!.assumingMemoryBound(to: CChar.self),
-                out.baseAddress!.assumingMemoryBound(to: CChar.self),
+                UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
                 Int32(input.count), Int32(originalSize))
+            ok = produced == Int32(originalSize)
+            count = ok ? originalSize : 0
         }
-        guard produced == Int32(originalSize) else { return nil }
-        return output
+        return ok ? output : nil
     }
 
     /// Decompresses one LZ4 block whose decompressed size is exactly `originalSize`.
