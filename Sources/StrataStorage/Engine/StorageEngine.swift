@@ -63,6 +63,25 @@ public final class StorageEngine: @unchecked Sendable {
             }
             writerLock = lock
         }
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try recover(directory: directory, options: options, writerLock: writerLock)
+            } catch let error as StorageError where options.readOnly && attempt < 5 && error.isMissingFile {
+                // A writer's checkpoint deleted a file between our listing and our read:
+                // list again (read-only opens must see a consistent prefix, not fail).
+                continue
+            } catch {
+                writerLock?.unlock()
+                throw error
+            }
+        }
+    }
+
+    private static func recover(directory: String, options: StorageOptions,
+                                writerLock: (any FileLock)?) throws -> (StorageEngine, RecoveredState) {
+        let fs = options.fileSystem
         do {
             var report = RecoveryReport()
             report.readOnly = options.readOnly
@@ -91,9 +110,6 @@ public final class StorageEngine: @unchecked Sendable {
             let engine = StorageEngine(directory: directory, options: options, log: log,
                                        writerLock: writerLock, recoveredLSN: recovered.lastLSN)
             return (engine, RecoveredState(snapshot: snapshot, records: recovered.records, report: report))
-        } catch {
-            writerLock?.unlock()
-            throw error
         }
     }
 
@@ -103,8 +119,9 @@ public final class StorageEngine: @unchecked Sendable {
     ///   - kind: what the payload is, for the layer above (stored in the frame header).
     ///   - payload: the transaction's bytes; compressed when that makes them smaller.
     /// - Returns: the transaction's LSN.
-    /// - Throws: ``StorageError/Code/readOnly`` when opened read-only or after a write error;
-    ///   `diskFull` or `io` when this append's write or sync fails.
+    /// - Throws: ``StorageError/Code/readOnly`` when opened read-only; `diskFull` or `io`
+    ///   when this append's write or sync fails — and that same error for every later append,
+    ///   since the engine is then read-only until reopened.
     public func append(kind: UInt8, payload: [UInt8]) throws -> UInt64 {
         guard let log else {
             throw StorageError(.readOnly, "The store at \(directory) was opened read-only; open it without readOnly to write.")
@@ -243,6 +260,9 @@ public final class StorageEngine: @unchecked Sendable {
         for (name, _) in snapshots {
             do {
                 let reader = try SnapshotReader(fileSystem: fileSystem, directory: directory, name: name)
+                guard reader.lsn == StoreFileNames.snapshotLSN(name) else {
+                    throw StorageError(.corrupted, "Snapshot \(name) holds the state at LSN \(reader.lsn), not at the LSN its name says.", file: "\(directory)/\(name)", offset: 0)
+                }
                 try reader.verifyChecksums()
                 return reader
             } catch let error as StorageError where error.code == .corrupted {

@@ -39,3 +39,8 @@ public struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
         return StorageError(.io, "\(what) failed: \(description)", file: path, cause: self)
     }
 }
+
+extension StorageError {
+    /// Whether the underlying cause is a file that does not exist (`ENOENT`).
+    var isMissingFile: Bool { (cause as? SystemError)?.errno == ENOENT }
+}

@@ -22,7 +22,7 @@ public struct PosixFileSystem: FileSystem {
         case .readWrite: flags = O_RDWR
         case .createNew: flags = O_RDWR | O_CREAT | O_EXCL
         }
-        let fd = retryingOnInterrupt { Glibc.open(path, flags | O_CLOEXEC, 0o600) }
+        let fd = retryingOnInterrupt { systemOpen(path, flags | O_CLOEXEC, 0o600) }
         guard fd >= 0 else { throw SystemError(operation: "open", path: path, errno: errno) }
         return PosixFileHandle(fd: fd, path: path)
     }
@@ -64,7 +64,7 @@ public struct PosixFileSystem: FileSystem {
 
     /// Renames with `rename(2)`.
     public func rename(_ source: String, to destination: String) throws {
-        if Glibc.rename(source, destination) != 0 {
+        if systemRename(source, destination) != 0 {
             throw SystemError(operation: "rename", path: source, errno: errno)
         }
     }
@@ -76,25 +76,39 @@ public struct PosixFileSystem: FileSystem {
 
     /// Opens the directory and `fsync`s it, making entry changes durable.
     public func syncDirectory(_ path: String) throws {
-        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = systemOpen(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError(operation: "open", path: path, errno: errno) }
-        defer { Glibc.close(fd) }
+        defer { systemClose(fd) }
         if fsync(fd) != 0 { throw SystemError(operation: "fsync", path: path, errno: errno) }
     }
 
     /// Takes `flock(LOCK_EX | LOCK_NB)` on `path`, created `0600` if needed.
     public func tryLock(_ path: String) throws -> (any FileLock)? {
-        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = systemOpen(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SystemError(operation: "open", path: path, errno: errno) }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
-            Glibc.close(fd)
+            systemClose(fd)
             if code == EWOULDBLOCK { return nil }
             throw SystemError(operation: "flock", path: path, errno: code)
         }
         return PosixFileLock(fd: fd)
     }
 }
+
+#if canImport(Glibc)
+private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 { Glibc.open(path, flags, mode) }
+private func systemRename(_ from: String, _ to: String) -> Int32 { Glibc.rename(from, to) }
+@discardableResult private func systemClose(_ fd: Int32) -> Int32 { Glibc.close(fd) }
+#elseif canImport(Musl)
+private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 { Musl.open(path, flags, mode) }
+private func systemRename(_ from: String, _ to: String) -> Int32 { Musl.rename(from, to) }
+@discardableResult private func systemClose(_ fd: Int32) -> Int32 { Musl.close(fd) }
+#elseif canImport(Darwin)
+private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 { Darwin.open(path, flags, mode) }
+private func systemRename(_ from: String, _ to: String) -> Int32 { Darwin.rename(from, to) }
+@discardableResult private func systemClose(_ fd: Int32) -> Int32 { Darwin.close(fd) }
+#endif
 
 /// Retries a system call that failed with `EINTR`.
 func retryingOnInterrupt(_ call: () -> Int32) -> Int32 {
@@ -114,7 +128,7 @@ final class PosixFileHandle: FileHandle {
         self.path = path
     }
 
-    deinit { Glibc.close(fd) }
+    deinit { systemClose(fd) }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
         while true {
@@ -162,6 +176,6 @@ final class PosixFileHandle: FileHandle {
 final class PosixFileLock: FileLock {
     private let fd: Int32
     init(fd: Int32) { self.fd = fd }
-    deinit { Glibc.close(fd) }
+    deinit { systemClose(fd) }
     func unlock() { flock(fd, LOCK_UN) }
 }

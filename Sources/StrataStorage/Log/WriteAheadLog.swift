@@ -49,7 +49,11 @@ final class WriteAheadLog: @unchecked Sendable {
         if let tail {
             salt = tail.salt
             let handle = try Self.wrap("Opening log segment \(tail.name)") {
-                try fileSystem.open("\(directory)/\(tail.name)", mode: .readWrite)
+                let file = try fileSystem.open("\(directory)/\(tail.name)", mode: .readWrite)
+                // What recovery read may exist only in the OS cache (after a process crash
+                // under .never or .everySecond); new frames will claim it is synced, so it must be.
+                try file.sync()
+                return file
             }
             segment = Segment(name: tail.name, handle: handle, end: tail.end,
                               firstLSN: StoreFileNames.segmentLSN(tail.name) ?? lastLSN + 1)
@@ -78,8 +82,8 @@ final class WriteAheadLog: @unchecked Sendable {
     /// Appends one transaction and waits as the durability mode says.
     ///
     /// - Returns: the transaction's LSN.
-    /// - Throws: ``StorageError/Code/readOnly`` after an earlier failure; the write or sync
-    ///   error itself (`diskFull`, `io`) when this append's flush fails.
+    /// - Throws: the write or sync error (`diskFull`, `io`) when this append's flush fails,
+    ///   and the same error for every append after it: the log is then read-only for good.
     func append(kind: UInt8, payload: [UInt8], timestamp: Int64) throws -> UInt64 {
         let lsn = try submit(kind: kind, prepared: try FrameCodec.prepare(payload), timestamp: timestamp)
         try waitUntilDurable(lsn)

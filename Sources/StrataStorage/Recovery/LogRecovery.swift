@@ -76,6 +76,16 @@ struct LogRecovery {
                                         bytesDiscarded: Int64(scan.fileSize - offset), lastGoodLSN: lastLSN)
                 if !readOnly {
                     try WriteAheadLog.wrap("Truncating the torn tail of \(name)") {
+                        if scan.anyValidFrameAfterDefect {
+                            // Whole frames follow the damage (unsynced writes that landed out
+                            // of order): keep the cut bytes aside rather than delete them.
+                            let aside = "\(name).\(offset).\(report.openedAt).quarantine"
+                            let file = try fileSystem.open(path(aside), mode: .createNew)
+                            try file.writeAll(Array(bytes[offset...]), at: 0)
+                            try file.sync()
+                            try fileSystem.syncDirectory(directory)
+                            report.quarantinedFiles.append(aside)
+                        }
                         try handle.truncate(to: Int64(offset))
                         try handle.sync()
                     }
@@ -121,7 +131,7 @@ struct LogRecovery {
     /// Moves the bytes from `offset` on, and every later segment, aside; then cuts the file.
     private func quarantine(name: String, handle: any FileHandle, bytes: [UInt8], from offset: Int,
                             later: [String], report: inout RecoveryReport) throws {
-        let aside = "\(name).\(offset).quarantine"
+        let aside = "\(name).\(offset).\(report.openedAt).quarantine"
         let file = try fileSystem.open(path(aside), mode: .createNew)
         try file.writeAll(Array(bytes[offset...]), at: 0)
         try file.sync()

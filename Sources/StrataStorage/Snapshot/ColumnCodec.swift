@@ -59,6 +59,9 @@ enum ColumnCodec {
             _ = try r.readUInt8()
             let n = Int(try r.readUInt32())
             guard n == rows, hasValidity <= 1 else { throw DecodeError("column \(descriptor.name) has \(n) rows, expected \(rows)") }
+            guard kind == .int64 || encoding == plainEncoding else {
+                throw DecodeError("column \(descriptor.name) uses encoding \(encoding), unknown to this version")
+            }
             let validity = hasValidity == 1 ? try readBitmap(&r, count: n) : nil
             let values: ColumnValues
             switch kind {
