@@ -16,6 +16,7 @@ extension ManagedObject {
         let context = try requireContext()
         let (relationship, property) = try context.toOne(key, of: self)
         if let object {
+            if let unusable = object.unusable { throw unusable }
             guard object.contextReference === context else {
                 throw StrataError(.misuse, "\(object) belongs to another context; get it in this one with object(with: \(object.objectID)).", entity: entityName, key: key)
             }

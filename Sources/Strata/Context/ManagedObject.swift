@@ -32,6 +32,9 @@ public final class ManagedObject: CustomStringConvertible {
     var lifecycle: Lifecycle
     /// Whether it was inserted in this context before being deleted in it.
     var wasInserted = false
+    /// Why the object can never be used, for a fault made from an ID of another store or of
+    /// an entity the store does not have (`object(with:)` cannot throw, so every access does).
+    var unusable: StrataError?
 
     init(objectID: ObjectID, layoutIndex: Int, context: ObjectContext, lifecycle: Lifecycle) {
         self.objectID = objectID
@@ -73,6 +76,7 @@ public final class ManagedObject: CustomStringConvertible {
     }
 
     func requireContext() throws(StrataError) -> ObjectContext {
+        if let unusable { throw unusable }
         guard let context = contextReference, lifecycle != .invalid else {
             throw StrataError(.misuse, "\(self) is no longer registered in a context (its context was reset or released); fetch it again with its objectID.", entity: entityName)
         }

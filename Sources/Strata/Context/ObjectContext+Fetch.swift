@@ -62,8 +62,12 @@ extension ObjectContext {
         }
         let plan = try FetchPlan(request, store: store)
         let version = store.currentVersion
-        let items = plan.scan(version) ?? []
-        return (plan, version, request.includesPendingChanges ? applyPendingChanges(items, plan: plan) : items)
+        guard request.includesPendingChanges, !changed.isEmpty else { return (plan, version, plan.scan(version) ?? []) }
+        // A predicate through relationships can turn on unsaved changes of related objects,
+        // so unchanged rows are then evaluated through this context's view of them.
+        let pending = plan.followsRelationships ? PendingObjects(changed.values) : nil
+        let items = plan.scan(version, pending: pending) ?? []
+        return (plan, version, applyPendingChanges(items, plan: plan))
     }
 
     /// Corrects store matches with this context's unsaved changes: deleted objects drop out,

@@ -25,7 +25,10 @@ extension ObjectContext {
                 finishSave(lsn: version.lsn)
                 return
             } catch let conflicts as StoreConflicts {
-                guard mergePolicy != .error, attempts < 5 else { throw conflictError(conflicts) }
+                // Each failed attempt means another transaction committed meanwhile, so the
+                // store makes progress; the cap only guards against a resolution that does not
+                // converge. (5 was too few: 4 contexts updating one row lost regularly.)
+                guard mergePolicy != .error, attempts < 100 else { throw conflictError(conflicts) }
                 try resolve(conflicts)
             }
         }
@@ -163,6 +166,7 @@ extension ObjectContext {
     // MARK: Conflicts
 
     private func conflictError(_ conflicts: StoreConflicts) -> StrataError {
+        let head = store.headVersion
         let parts = conflicts.conflicts.map { conflict -> String in
             let object = registry[conflict.objectID]?.object
             let mine = object.map { o in o.pending.keys.map { store.layouts[o.layoutIndex].properties[$0].name }.sorted() } ?? []
@@ -170,7 +174,7 @@ extension ObjectContext {
                 return "\(conflict.objectID.entityName) \(conflict.objectID.primaryKey) was deleted in the store" + (mine.isEmpty ? "" : " (this context changed: \(mine.joined(separator: ", ")))")
             }
             var theirs: [String] = []
-            if let object, let base = object.committed, let row = readRow(of: object) {
+            if let object, let base = object.committed, let row = readRow(of: object, in: head) {
                 let names = store.layouts[object.layoutIndex].properties.map(\.name)
                 theirs = names.indices.filter { base[$0] != row.values[$0] }.map { names[$0] }
             }
@@ -182,9 +186,12 @@ extension ObjectContext {
     }
 
     private func resolve(_ conflicts: StoreConflicts) throws {
+        // The head, not the published version: the conflict was found against the head, and
+        // the commit that caused it may still be waiting for its fsync (unpublished).
+        let head = store.headVersion
         for conflict in conflicts.conflicts {
             guard let object = registry[conflict.objectID]?.object else { continue }
-            guard let row = readRow(of: object) else {
+            guard let row = readRow(of: object, in: head) else {
                 // Deleted in the store: the store's delete wins under every policy but .error.
                 object.lifecycle = .invalid
                 object.pending = [:]

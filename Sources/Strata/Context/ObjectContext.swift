@@ -59,9 +59,13 @@ public final class ObjectContext: @unchecked Sendable {
     // MARK: Queues
 
     /// Whether the caller is on this context's queue.
+    ///
+    /// For a main-queue context that is the main thread, or a block running on the main
+    /// queue: on Linux, `DispatchQueue.main.sync` from another thread may run the block on
+    /// that thread (holding the main queue, so still serialized with all main-queue work).
     public var isOnQueue: Bool {
-        if concurrencyType == .mainQueue { return Thread.isMainThread }
-        return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+        if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) { return true }
+        return concurrencyType == .mainQueue && Thread.isMainThread
     }
 
     /// Runs `body` on the context's queue and waits for it (inline when already there).
@@ -116,20 +120,30 @@ public final class ObjectContext: @unchecked Sendable {
     /// Accessing a fault whose row no longer exists throws `.objectNotFound`.
     public func object(with id: ObjectID) -> ManagedObject {
         if let existing = registry[id]?.object { return existing }
-        let index = store.layoutIndex[id.entityName] ?? 0
-        let object = ManagedObject(objectID: id, layoutIndex: index, context: self, lifecycle: .persisted)
+        let index = store.layoutIndex[id.entityName]
+        let object = ManagedObject(objectID: id, layoutIndex: index ?? 0, context: self, lifecycle: .persisted)
+        // An ID this store cannot resolve gives a fault that throws on every access, rather
+        // than one that reads another entity's (or another store's) row with the same key.
+        object.unusable = foreignIDError(id, knownEntity: index != nil)
         registry[id] = WeakObject(object)
         return object
+    }
+
+    /// Why `id` cannot name an object of this context's store, or `nil` when it can.
+    private func foreignIDError(_ id: ObjectID, knownEntity: Bool) -> StrataError? {
+        if id.storeID != store.storeID {
+            return StrataError(.unknownEntity, "The ID \(id) belongs to another store (\(id.storeID)); this context's store is \(store.storeID).", entity: id.entityName)
+        }
+        guard !knownEntity else { return nil }
+        do { _ = try store.layout(named: id.entityName) } catch { return error }
+        return nil
     }
 
     /// The object with `id`, loaded; throws when it does not exist in the store.
     ///
     /// - Throws: `.objectNotFound`; `.unknownEntity` for an ID of another store or entity.
     public func existingObject(with id: ObjectID) throws(StrataError) -> ManagedObject {
-        guard id.storeID == store.storeID else {
-            throw StrataError(.unknownEntity, "The ID \(id) belongs to another store (\(id.storeID)); this context's store is \(store.storeID).", entity: id.entityName)
-        }
-        _ = try store.layout(named: id.entityName)
+        if let error = foreignIDError(id, knownEntity: store.layoutIndex[id.entityName] != nil) { throw error }
         let object = object(with: id)
         if object.lifecycle == .deleted {
             throw StrataError(.objectNotFound, "\(object) was deleted in this context.", entity: id.entityName)
@@ -189,9 +203,9 @@ public final class ObjectContext: @unchecked Sendable {
         throw StrataError(.unknownKey, "\(layout.entity.name) has no property named '\(key)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ".") + " Its properties are: \(names.joined(separator: ", ")).", entity: layout.entity.name, key: key)
     }
 
-    /// The row of `object` in the store's newest version.
-    func readRow(of object: ManagedObject) -> (values: [AttributeValue], version: UInt64)? {
-        let version = store.currentVersion
+    /// The row of `object` in the store's newest published version (or in `version`).
+    func readRow(of object: ManagedObject, in version: StoreVersion? = nil) -> (values: [AttributeValue], version: UInt64)? {
+        let version = version ?? store.currentVersion
         let table = version.tables[object.layoutIndex]
         guard let location = table.locate(object.objectID.primaryKey) else { return nil }
         return (table.layout.properties.indices.map { table.value($0, at: location) }, table.version(at: location))

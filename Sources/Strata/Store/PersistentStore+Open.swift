@@ -24,7 +24,7 @@ extension PersistentStore {
         }
     }
 
-    private static func load(directory: String, schema appSchema: Schema?, options: Options,
+    static func load(directory: String, schema appSchema: Schema?, options: Options,
                              engine: StorageEngine, recovered: RecoveredState) throws -> PersistentStore {
         func corrupt(_ what: String, _ error: any Error) -> StorageError {
             StorageError(.corrupted, "\(what) in \(directory) does not decode (\(error)). Restore from a backup.", file: directory)

@@ -71,6 +71,11 @@ public final class PersistentStore: Sendable {
     /// The newest published version (pinned by the caller for as long as it reads it).
     var currentVersion: StoreVersion { published.withLock { $0 } }
 
+    /// The writer's head: the published version plus commits still waiting for durability.
+    /// Commits check their expected row versions against it, so resolving a conflict must
+    /// read it too (the published version may not show the row that caused the conflict yet).
+    var headVersion: StoreVersion { writer.withLock { $0.head } }
+
     /// The layout of the entity called `name`, or an `unknownEntity` error naming the
     /// nearest entity.
     func layout(named name: String) throws(StrataError) -> EntityLayout {
