@@ -23,8 +23,15 @@ public final class AsynchronousFetchResult: @unchecked Sendable {
     /// Why the fetch produced no result (`.cancelled` when cancelled).
     public private(set) var operationError: StrataError?
 
-    let updates = Mutex<[UUID: AsyncStream<FetchProgress>.Continuation]>([:])
-    let lastProgress = Mutex<FetchProgress?>(nil)
+    /// The progress stream's state under one lock, so that a subscriber arriving while an
+    /// update is delivered neither misses it nor waits forever for an end already past.
+    struct StreamState {
+        var continuations: [UUID: AsyncStream<FetchProgress>.Continuation] = [:]
+        var last: FetchProgress?
+        /// Set once the fetch finished, failed or was cancelled: no update follows.
+        var ended = false
+    }
+    let stream = Mutex(StreamState())
 
     init(totalRows: Int) {
         progress = Progress(totalUnitCount: Int64(totalRows))
@@ -36,36 +43,40 @@ public final class AsynchronousFetchResult: @unchecked Sendable {
     /// Whether the fetch was cancelled.
     public var isCancelled: Bool { progress.isCancelled }
 
-    /// Progress updates from now on, as an asynchronous sequence that ends with the fetch.
+    /// Progress updates from now on (starting with the latest one, when there is one), as
+    /// an asynchronous sequence that ends when the fetch completes, fails or is cancelled.
     public var progressUpdates: AsyncStream<FetchProgress> {
-        let (stream, continuation) = AsyncStream<FetchProgress>.makeStream(bufferingPolicy: .unbounded)
-        let id = UUID()
-        let finished: Bool = lastProgress.withLock { last in
-            if let last { continuation.yield(last) }
-            return last?.isFinished == true
+        let (updates, continuation) = AsyncStream<FetchProgress>.makeStream(bufferingPolicy: .unbounded)
+        stream.withLock { state in
+            if let last = state.last { continuation.yield(last) }
+            if state.ended { continuation.finish() } else { state.continuations[UUID()] = continuation }
         }
-        if finished { continuation.finish() } else { updates.withLock { $0[id] = continuation } }
-        return stream
+        return updates
     }
 
     func report(_ update: FetchProgress, to handler: (@Sendable (FetchProgress) -> Void)?) {
         progress.completedUnitCount = Int64(update.found)
-        lastProgress.withLock { $0 = update }
         handler?(update)
-        let continuations = updates.withLock { Array($0.values) }
-        for continuation in continuations {
-            continuation.yield(update)
-            if update.isFinished { continuation.finish() }
+        stream.withLock { state in
+            state.last = update
+            for continuation in state.continuations.values {
+                continuation.yield(update)
+                if update.isFinished { continuation.finish() }
+            }
+            if update.isFinished {
+                state.ended = true
+                state.continuations.removeAll()
+            }
         }
-        if update.isFinished { updates.withLock { $0.removeAll() } }
     }
 
+    /// Ends the progress stream (a failed or cancelled fetch, whose last update is not final).
     func finishStream() {
-        let continuations = updates.withLock { dict -> [AsyncStream<FetchProgress>.Continuation] in
-            defer { dict.removeAll() }
-            return Array(dict.values)
+        stream.withLock { state in
+            state.ended = true
+            for continuation in state.continuations.values { continuation.finish() }
+            state.continuations.removeAll()
         }
-        for continuation in continuations { continuation.finish() }
     }
 
     func complete(objects: FetchedResults?, ids: [ObjectID]?, count: Int?, dictionaries: [[String: AttributeValue]]?) {

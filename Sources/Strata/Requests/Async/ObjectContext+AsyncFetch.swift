@@ -86,9 +86,13 @@ extension ObjectContext {
     public func fetchObjectIDs(_ request: FetchRequest,
                                progress: (@Sendable (FetchProgress) -> Void)? = nil) async throws -> [ObjectID] {
         let box = ResultBox()
+        // Only IDs leave the scan: objects would be registered (and, without faults, loaded)
+        // on the context's queue for nothing, and a count would have no IDs to return.
+        var idsOnly = request
+        idsOnly.resultType = .objectIDs
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[ObjectID], any Error>) in
-                let asynchronous = AsynchronousFetchRequest(fetchRequest: request) { result in
+                let asynchronous = AsynchronousFetchRequest(fetchRequest: idsOnly) { result in
                     if let ids = result.objectIDs { continuation.resume(returning: ids) }
                     else { continuation.resume(throwing: result.operationError ?? StrataError(.cancelled, "The fetch was cancelled.")) }
                 }

@@ -50,8 +50,10 @@ struct KeyRanges: Sendable, Equatable {
             let first = previousEnd &+ Int64(bitPattern: try Varint.read(from: &r))
             let count = Int64(bitPattern: try Varint.read(from: &r))
             guard count > 0, first >= previousEnd else { throw PayloadError("key ranges out of order") }
+            let (end, overflow) = first.addingReportingOverflow(count)
+            guard !overflow else { throw PayloadError("a key range runs past the largest key") }
             runs.append((first, count))
-            previousEnd = first + count
+            previousEnd = end
         }
         self.runs = runs
     }

@@ -7,6 +7,12 @@ extension PersistentStore {
     ///   `.misuse` for IDs of several entities or of another store.
     /// - Complexity: O(rows) per entity the deletion reaches.
     public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
+        if let ids = request.objectIDs, ids.isEmpty {
+            // An empty ID list names no entity; it deletes nothing, like a predicate that
+            // matches nothing.
+            return BatchResult(status: true, objectIDs: request.resultType == .objectIDs ? [] : nil,
+                               count: request.resultType == .count ? 0 : nil, lsn: 0)
+        }
         let plan = try FetchPlan(FetchRequest(entityName: request.entityName, predicate: request.predicate), store: self)
         let root = plan.layout.index
         var listed: [Int64]?

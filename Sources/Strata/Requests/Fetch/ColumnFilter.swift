@@ -36,7 +36,9 @@ indirect enum ColumnFilter: Sendable {
             case (.between, .list(let bounds)) where bounds.count == 2 && !bounds.contains(.null):
                 return .leaf(column: column, op: .between, operands: bounds)
             case (.in, .list(let values)):
-                return .leaf(column: column, op: .in, operands: values)
+                // NIL in an IN list never matches (the reference skips it); kept, it would
+                // read as the column's placeholder (0, 0.0, false) in the typed loops.
+                return .leaf(column: column, op: .in, operands: values.filter { !$0.isNull })
             default:
                 return nil
             }

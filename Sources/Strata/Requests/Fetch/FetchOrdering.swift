@@ -30,7 +30,8 @@ extension FetchPlan {
         }
         let start = min(request.fetchOffset, ordered.count)
         var end = ordered.count
-        if request.fetchLimit > 0 { end = min(end, start + request.fetchLimit) }
+        // `start + fetchLimit` would overflow for a limit near `Int.max`.
+        if request.fetchLimit > 0 { end = start + min(request.fetchLimit, ordered.count - start) }
         return Array(ordered[start..<end])
     }
 

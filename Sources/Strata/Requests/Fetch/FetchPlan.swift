@@ -30,7 +30,9 @@ struct FetchPlan: Sendable {
         func property(_ key: String, role: String) throws(StrataError) -> Int {
             if let index = resolved.propertyIndex[key] { return index }
             let names = resolved.properties.map(\.name)
-            let suggestion = Schema.nearestName(to: key, among: names)
+            // The same "did you mean" as an unknown key in the predicate (a transposition
+            // such as 'nmae' is within reach; Schema.nearestName allows only a third).
+            let suggestion = PredicateBinder.nearest(to: key, among: names)
             throw StrataError(.unknownKey, "Cannot \(role) by '\(key)': \(resolved.entity.name) has no attribute or to-one relationship of that name" + (suggestion.map { "; did you mean '\($0)'?" } ?? ".") + " Its keys are: \(names.joined(separator: ", ")).", entity: resolved.entity.name, key: key)
         }
         var sort: [Sort] = []
@@ -47,10 +49,34 @@ struct FetchPlan: Sendable {
         self.properties = properties
     }
 
-    /// Whether row `row` of chunk `chunk` in `version` matches (the reference path).
-    func matches(_ version: StoreVersion, chunk: Int, row: Int) -> Bool {
+    /// Whether row `row` of chunk `chunk` in `version` matches (the reference path), seen
+    /// through a context's unsaved changes when `pending` is given.
+    func matches(_ version: StoreVersion, chunk: Int, row: Int, pending: PendingObjects? = nil) -> Bool {
         guard let bound else { return true }
-        return bound.evaluate(with: RowSubject(version: version, table: layout.index, location: (chunk, row)))
+        let subject = RowSubject(version: version, table: layout.index, location: (chunk, row))
+        if let pending { return bound.evaluate(with: PendingRowSubject(row: subject, pending: pending)) }
+        return bound.evaluate(with: subject)
+    }
+
+    /// Whether the predicate follows a relationship (a key path or aggregate through one),
+    /// so that a row's match can depend on other objects.
+    var followsRelationships: Bool {
+        func operand(_ o: BoundOperand) -> Bool {
+            switch o {
+            case .constant, .list: return false
+            case .path(let path): return path.steps.count > 1 || path.steps.first?.kind != .attribute
+            case .aggregate: return true
+            }
+        }
+        func node(_ n: BoundNode) -> Bool {
+            switch n {
+            case .constant: return false
+            case .comparison(let c): return operand(c.left) || operand(c.right)
+            case .and(let a, let b), .or(let a, let b): return node(a) || node(b)
+            case .not(let a): return node(a)
+            }
+        }
+        return bound.map { node($0.root) } ?? false
     }
 }
 
@@ -78,11 +104,15 @@ extension FetchPlan {
     /// Scans `version` chunk by chunk: skips chunks whose statistics rule them out, runs the
     /// compiled filter (or the reference evaluator) on the rest, and reports after each chunk.
     ///
-    /// - Parameter onChunk: called after every chunk; returning `false` stops the scan.
+    /// - Parameters:
+    ///   - pending: a context's unsaved objects, when rows must be seen through them (a
+    ///     predicate that follows relationships can depend on changed related objects).
+    ///   - onChunk: called after every chunk; returning `false` stops the scan.
     /// - Returns: the matches in primary-key order, or `nil` when stopped.
     /// - Complexity: O(rows) for compiled predicates; relationship paths add the cost of
     ///   following them.
-    func scan(_ version: StoreVersion, onChunk: (ScanProgress) -> Bool = { _ in true }) -> [FetchItem]? {
+    func scan(_ version: StoreVersion, pending: PendingObjects? = nil,
+              onChunk: (ScanProgress) -> Bool = { _ in true }) -> [FetchItem]? {
         let table = version.tables[layout.index]
         var items: [FetchItem] = []
         var progress = ScanProgress(scanned: 0, total: table.rowCount, matches: 0)
@@ -95,7 +125,7 @@ extension FetchPlan {
                     let mask = filter.evaluate(chunk)
                     for row in mask.indices where mask[row] { items.append(.row(key: keys[row], chunk: c, row: row)) }
                 } else {
-                    for row in keys.indices where matches(version, chunk: c, row: row) {
+                    for row in keys.indices where matches(version, chunk: c, row: row, pending: pending) {
                         items.append(.row(key: keys[row], chunk: c, row: row))
                     }
                 }
