@@ -15,9 +15,14 @@ let package = Package(
     products: [
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataStorage", targets: ["StrataStorage"]),
+        .executable(name: "strata", targets: ["StrataInspector"]),
+        .executable(name: "todo", targets: ["todo"]),
+        .executable(name: "people", targets: ["people"]),
     ],
     dependencies: [
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Layer 1: Debian's liblz4-dev, wrapped by exactly one Swift file in StrataStorage.
@@ -38,6 +43,16 @@ let package = Package(
             dependencies: ["StrataStorage"],
             swiftSettings: strictSettings
         ),
+        // Layer 7: the `strata` inspector, a command-line tool over a store directory.
+        .executableTarget(
+            name: "StrataInspector",
+            dependencies: ["Strata", "StrataStorage", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/StrataInspector",
+            swiftSettings: strictSettings
+        ),
+        // Examples: the Core Data tutorials as terminal programs.
+        .executableTarget(name: "todo", dependencies: ["Strata"], path: "Examples/todo", swiftSettings: strictSettings),
+        .executableTarget(name: "people", dependencies: ["Strata"], path: "Examples/people", swiftSettings: strictSettings),
         // Shared test helpers: the simulated file system, generators, temporary directories.
         .target(
             name: "StrataTestSupport",
@@ -45,10 +60,17 @@ let package = Package(
             path: "Tests/StrataTestSupport",
             swiftSettings: strictSettings
         ),
+        // Test-only helper: a second process for the writer-lock race (LockRaceTests).
+        .executableTarget(
+            name: "StrataLockProbe",
+            dependencies: ["StrataStorage"],
+            path: "Tests/StrataLockProbe",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "StrataStorageTests",
             dependencies: [
-                "StrataStorage", "StrataTestSupport",
+                "StrataStorage", "StrataTestSupport", "StrataLockProbe",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings
@@ -59,6 +81,12 @@ let package = Package(
                 "Strata", "StrataStorage", "StrataTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // Runs the built `strata` binary against the stores in Fixtures/inspector.
+        .testTarget(
+            name: "StrataInspectorTests",
+            dependencies: ["Strata", "StrataStorage", "StrataTestSupport", "StrataInspector"],
             swiftSettings: strictSettings
         ),
     ],

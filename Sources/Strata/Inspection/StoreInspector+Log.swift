@@ -1,0 +1,86 @@
+public import Foundation
+internal import StrataStorage
+
+/// One transaction of the log, decoded for people: what kind it was and how many rows of
+/// each entity it inserted, updated and deleted.
+public struct LogEntry: Sendable, Hashable {
+    /// Its log sequence number.
+    public var lsn: UInt64
+    /// When it was committed.
+    public var time: Date
+    /// `metadata`, `save`, `batch update`, `batch delete`, `batch insert`, or
+    /// `unknown (N)` for a kind this build does not know.
+    public var kind: String
+    /// Rows changed, per entity, in schema order; entities it did not touch are left out.
+    public var changes: [EntityChangeCounts]
+    /// Bytes the transaction takes on disk (frame header and stored payload).
+    public var bytesOnDisk: Int
+    /// Bytes of its payload once decompressed.
+    public var payloadBytes: Int
+    /// The log segment it is in.
+    public var segment: String
+    /// Its byte offset in that segment.
+    public var offset: Int64
+}
+
+/// How many rows of one entity a transaction inserted, updated and deleted.
+public struct EntityChangeCounts: Sendable, Hashable {
+    /// The entity's name.
+    public var entity: String
+    /// Rows inserted.
+    public var inserted = 0
+    /// Rows updated (for a batch delete: rows whose reference to a deleted row was cleared).
+    public var updated = 0
+    /// Rows deleted (cascades included).
+    public var deleted = 0
+}
+
+extension StoreInspector {
+    /// The transactions in the log after the snapshot, oldest first.
+    ///
+    /// Transactions a checkpoint folded into the snapshot are no longer in the log.
+    ///
+    /// - Parameters:
+    ///   - from: the first LSN to list (default: all).
+    ///   - limit: at most this many entries (`nil`: all).
+    /// - Complexity: O(bytes of the listed payloads).
+    public func log(from: UInt64 = 0, limit: Int? = nil) -> [LogEntry] {
+        let matching = records.filter { $0.lsn >= from }
+        return (limit.map { Array(matching.prefix(max(0, $0))) } ?? matching).map(entry(for:))
+    }
+
+    private func entry(for record: LogRecord) -> LogEntry {
+        let kind = TransactionKind(rawValue: record.kind)
+        return LogEntry(lsn: record.lsn, time: Date(timeIntervalSince1970: Double(record.timestamp) / 1_000_000),
+                        kind: kind?.name ?? "unknown (\(record.kind))",
+                        changes: (try? changeCounts(record.payload, kind: kind)) ?? [],
+                        bytesOnDisk: record.bytesOnDisk, payloadBytes: record.payload.count,
+                        segment: record.segment, offset: record.offset)
+    }
+
+    private func changeCounts(_ payload: [UInt8], kind: TransactionKind?) throws -> [EntityChangeCounts] {
+        var counts = store.layouts.map { EntityChangeCounts(entity: $0.entity.name) }
+        switch kind {
+        case .save?, .batchInsert?:
+            for (index, changes) in try ChangesetCodec.decode(payload, layouts: store.layouts).entities {
+                counts[index].inserted += changes.inserts.count
+                counts[index].updated += changes.updates.count
+                counts[index].deleted += changes.deletes.count
+            }
+        case .batchUpdate?:
+            let record = try BatchUpdateRecord(decoding: payload)
+            if counts.indices.contains(record.entity) { counts[record.entity].updated += record.keys.count }
+        case .batchDelete?:
+            let record = try BatchDeleteRecord(decoding: payload)
+            for (index, keys) in record.deletes where counts.indices.contains(index) {
+                counts[index].deleted += keys.count
+            }
+            for (index, byProperty) in record.nullifications where counts.indices.contains(index) {
+                counts[index].updated += byProperty.values.reduce(0) { $0 + $1.count }
+            }
+        case .metadata?, nil:
+            break
+        }
+        return counts.filter { $0.inserted + $0.updated + $0.deleted > 0 }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+internal import StrataStorage
+
+extension StoreInspector {
+    /// Verifies the store in `directory` without changing it: every checksum (log frames,
+    /// every snapshot's header, footer and chunks), the replay of the log and, when `deep`,
+    /// every snapshot chunk decoded and the invariants of the object graph (see
+    /// ``verifyInvariants(into:)``).
+    ///
+    /// Damage is reported as a finding, not thrown, so that the report is complete.
+    ///
+    /// - Throws: `StorageError` for what is not damage: `notAStore`, `unsupportedFormat`, `io`.
+    /// - Complexity: O(size of the store).
+    public static func verify(at directory: String, deep: Bool) throws -> VerificationReport {
+        var report = VerificationReport()
+        report.deep = deep
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let inspector: StoreInspector
+        do {
+            inspector = try open(at: directory)
+        } catch let error as StorageError where error.code == .corrupted {
+            report.error(error.message, file: error.file, offset: error.offset)
+            verifySnapshots(names.sorted(), directory: directory, deep: deep, into: &report)
+            return report
+        }
+        let frames = inspector.records.count
+        report.checks.append("\(frames) log \(frames == 1 ? "frame" : "frames") after the snapshot: checksums and LSN sequence")
+        let replayed = inspector.recoveryReport.replayedTransactions
+        report.checks.append("replay of \(replayed) \(replayed == 1 ? "transaction" : "transactions") up to LSN \(inspector.lsn)")
+        if let torn = inspector.recoveryReport.tornTail {
+            report.warning("\(torn.file) ends in a torn transaction (\(torn.bytesDiscarded) bytes after byte \(torn.offset), from an interrupted write); the next writable open cuts it off. Committed data is intact up to LSN \(torn.lastGoodLSN).",
+                           file: "\(directory)/\(torn.file)", offset: torn.offset)
+        }
+        for (name, reason) in inspector.recoveryReport.unusableSnapshots.sorted(by: { $0.key < $1.key }) {
+            report.error("Snapshot \(name) is unusable: \(reason)", file: "\(directory)/\(name)")
+        }
+        verifySnapshots(names.sorted().filter { inspector.recoveryReport.unusableSnapshots[$0] == nil },
+                        directory: directory, deep: deep, into: &report)
+        if deep { inspector.verifyInvariants(into: &report) }
+        return report
+    }
+
+    /// Checks every snapshot file's checksums, and with `deep` decodes every chunk.
+    private static func verifySnapshots(_ names: [String], directory: String, deep: Bool,
+                                        into report: inout VerificationReport) {
+        for name in names where StoreFileNames.snapshotLSN(name) != nil {
+            do {
+                let reader = try SnapshotReader(fileSystem: PosixFileSystem(), directory: directory, name: name)
+                try reader.verifyChecksums()
+                if deep { for index in reader.chunks.indices { _ = try reader.readChunk(index) } }
+                report.checks.append("\(name): \(reader.chunks.count) chunks, checksums" + (deep ? " and decoding" : ""))
+            } catch let error as StorageError {
+                report.error(error.message, file: error.file ?? "\(directory)/\(name)", offset: error.offset)
+            } catch {
+                report.error("Snapshot \(name) cannot be read: \(error)", file: "\(directory)/\(name)")
+            }
+        }
+    }
+}

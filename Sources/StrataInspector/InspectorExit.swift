@@ -1,0 +1,108 @@
+import ArgumentParser
+import Strata
+import StrataStorage
+
+/// The exit codes of `strata`: one per class of failure, so that scripts can tell them apart.
+enum InspectorExit: Int32, CaseIterable {
+    case success = 0
+    case unexpected = 1
+    case usage = 2
+    case notAStore = 3
+    case corrupted = 4
+    case locked = 5
+    case unknownName = 6
+    case predicate = 7
+    case badImportLine = 8
+    case io = 9
+    case invalidValue = 10
+
+    /// What the code means, for `--help` and `docs/INSPECTOR.md`.
+    var meaning: String {
+        switch self {
+        case .success: return "success (verify: the store is sound)"
+        case .unexpected: return "unexpected internal error"
+        case .usage: return "usage: a missing or malformed argument or option"
+        case .notAStore: return "missing path, not a store, or a store format this build cannot read"
+        case .corrupted: return "corrupt store (file and byte offset named); verify: problems found"
+        case .locked: return "locked: another process has the store open for writing"
+        case .unknownName: return "unknown entity or key (the nearest valid name is suggested)"
+        case .predicate: return "predicate syntax or argument error (predicate echoed with a caret)"
+        case .badImportLine: return "bad import line (file:line and why; nothing was imported)"
+        case .io: return "other I/O failure (permissions, disk full, read-only file system)"
+        case .invalidValue: return "invalid value or schema, --at out of reach, or a refused change"
+        }
+    }
+
+    /// The table of exit codes for `strata --help`.
+    static var helpTable: String {
+        "Exit codes:\n" + allCases.map { "  \($0.rawValue)  \($0.meaning)" }.joined(separator: "\n")
+    }
+}
+
+/// A failure the inspector reports itself: one message for standard error and an exit code.
+struct InspectorFailure: Error {
+    var exit: InspectorExit
+    var message: String
+
+    init(_ exit: InspectorExit, _ message: String) {
+        self.exit = exit
+        self.message = message
+    }
+
+    /// Classifies any error thrown by Strata or the file system.
+    init(classifying error: any Error) {
+        switch error {
+        case let failure as InspectorFailure:
+            self = failure
+        case let error as StorageError:
+            self.init(Self.exit(for: error.code), Self.describe(error))
+        case let error as StrataError:
+            self.init(Self.exit(for: error.code), error.message)
+        default:
+            self.init(.io, "\(error)")
+        }
+    }
+
+    private static func exit(for code: StorageError.Code) -> InspectorExit {
+        switch code {
+        case .notAStore, .unsupportedFormat: return .notAStore
+        case .corrupted: return .corrupted
+        case .locked: return .locked
+        default: return .io
+        }
+    }
+
+    private static func exit(for code: StrataError.Code) -> InspectorExit {
+        switch code {
+        case .unknownEntity, .unknownKey: return .unknownName
+        case .predicateSyntax, .predicateArgument: return .predicate
+        default: return .invalidValue
+        }
+    }
+
+    /// The message, followed by the file and offset of a corruption when the message lacks them.
+    private static func describe(_ error: StorageError) -> String {
+        guard error.code == .corrupted, let file = error.file else { return error.message }
+        var where_ = "file: \(file)"
+        if let offset = error.offset { where_ += ", offset: \(offset)" }
+        return error.message.contains(file) && (error.offset.map { error.message.contains(String($0)) } ?? true)
+            ? error.message : "\(error.message) [\(where_)]"
+    }
+}
+
+/// Runs a command's body, turning any error into one line on standard error and the exit
+/// code of its class.
+func reportingFailures(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch {
+        let failure = InspectorFailure(classifying: error)
+        Console.error("strata: " + failure.message)
+        throw ExitCode(failure.exit.rawValue)
+    }
+}
+
+/// The store format this build writes, for `--version`.
+enum StrataFormat {
+    static var description: String { "\(FormatVersion.major).\(FormatVersion.minor)" }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Strata
+
+/// `strata verify STORE [--deep]`.
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check every checksum and the log's replay; with --deep, decode every chunk and check the graph's invariants.",
+        discussion: """
+            Deep invariants: primary keys ascending and unique, row versions within the store's \
+            LSN, required attributes set, every to-one reference pointing at an existing row, \
+            one-to-one pairs agreeing. Exit code 0 when the store is sound, 4 when a problem \
+            was found (warnings, such as a torn final write, do not count).
+
+            Example:
+              strata verify todo.strata --deep && echo sound
+            """)
+
+    @OptionGroup var target: StoreArgument
+
+    @Flag(help: "Also decode every snapshot chunk and check the object graph's invariants.")
+    var deep = false
+
+    func run() throws {
+        try reportingFailures {
+            if Console.errorIsTerminal { Console.error("Verifying \(target.store)…") }
+            let report = try StoreInspector.verify(at: target.store, deep: deep)
+            let out = OutputBuffer()
+            out.line("Checked:")
+            for check in report.checks { out.line("  ok  \(check)") }
+            for finding in report.findings {
+                var line = "  \(finding.severity.rawValue)  \(finding.message)"
+                if let file = finding.file, !finding.message.contains(file) {
+                    line += " [\(file)" + (finding.offset.map { ", offset \($0)" } ?? "") + "]"
+                }
+                out.line(line)
+            }
+            let errors = report.findings.filter { $0.severity == .error }.count
+            out.line(report.isSound ? "The store is sound." : "\(errors) \(errors == 1 ? "problem" : "problems") found.")
+            out.flush()
+            if !report.isSound {
+                var summary = "verification failed: \(errors) \(errors == 1 ? "problem" : "problems")"
+                if let corruption = report.firstCorruption, let file = corruption.file {
+                    summary += ", first in \(file)" + (corruption.offset.map { " at byte \($0)" } ?? "")
+                }
+                throw InspectorFailure(.corrupted, summary + ".")
+            }
+        }
+    }
+}
