@@ -27,6 +27,19 @@ let package = Package(
                 .enableUpcomingFeature("InternalImportsByDefault"),
             ]
         ),
+        // The slow Strata workloads as plain synchronous code, for valgrind's callgrind
+        // (which crashes on strata-bench's async main).
+        .executableTarget(
+            name: "strata-profile",
+            dependencies: [
+                .product(name: "Strata", package: "Strata"),
+                .product(name: "StrataStorage", package: "Strata"),
+            ],
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("InternalImportsByDefault"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

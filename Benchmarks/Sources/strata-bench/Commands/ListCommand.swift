@@ -11,5 +11,11 @@ struct ListCommand: AsyncParsableCommand {
             print("\(workload.item). \(workload.name)\(group) — target \(workload.target.describe(unit: workload.unit))")
             print("   \(workload.summary)")
         }
+        print("Storage engine micro-benchmarks (group \(StorageBenchmark.group)):")
+        for benchmark in Registry.storage {
+            let limit = benchmark.limit.map { ", read against \($0.label)" } ?? ""
+            print("   \(benchmark.name) — target \(benchmark.target.describe(unit: benchmark.unit))\(limit)")
+            print("      \(benchmark.summary)")
+        }
     }
 }

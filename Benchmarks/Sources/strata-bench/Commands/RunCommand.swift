@@ -36,7 +36,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let workloads = try Registry.select(
+        let (workloads, storageBenchmarks) = try Registry.select(
             only?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])
         let parent = workDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.temporaryDirectory
@@ -69,10 +69,23 @@ struct RunCommand: AsyncParsableCommand {
             log("\(workload.name): \(workload.summary)")
             report.results.append(await runner.run(workload))
         }
+        for benchmark in storageBenchmarks {
+            log("\(benchmark.name): \(benchmark.summary)")
+            report.storageResults.append(await runner.run(benchmark))
+        }
 
-        print("")
-        print(report.table)
-        let notes = Set(report.results.flatMap(\.notes).filter { !$0.hasPrefix("Strata side pending") })
+        if !workloads.isEmpty {
+            print("")
+            print(report.table)
+        }
+        if !storageBenchmarks.isEmpty {
+            print("")
+            print("Storage engine (StrataStorage, issue 2), against the machine limits above:")
+            print("")
+            print(report.storageTable)
+        }
+        let notes = Set((report.results.flatMap(\.notes) + report.storageResults.flatMap(\.notes))
+            .filter { !$0.hasPrefix("Strata side pending") })
         for note in notes.sorted() { print("note: \(note)") }
         if let json {
             try report.json().write(to: URL(fileURLWithPath: json))

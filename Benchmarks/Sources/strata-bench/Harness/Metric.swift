@@ -11,10 +11,12 @@ enum MetricUnit: String, Sendable, Codable {
     case bytes
     /// A rate; printed as events per second.
     case perSecond
+    /// A throughput; printed in MB/s or GB/s (10⁶ and 10⁹ bytes).
+    case bytesPerSecond
 
     /// Whether a smaller figure is better (true for time and size, false for rates).
     var lowerIsBetter: Bool {
-        self != .perSecond
+        self != .perSecond && self != .bytesPerSecond
     }
 
     /// `value` in a short human form, e.g. "12.3 ms", "45.6 MB", "3,210/s"; `compact` drops
@@ -35,6 +37,9 @@ enum MetricUnit: String, Sendable, Codable {
             return fixed(value / 1e6, digits: 1) + " MB"
         case .perSecond:
             return grouped(Int(value.rounded())) + "/s"
+        case .bytesPerSecond:
+            if value >= 1e9 { return fixed(value / 1e9, digits: 2) + " GB/s" }
+            return fixed(value / 1e6, digits: 0) + " MB/s"
         }
     }
 }

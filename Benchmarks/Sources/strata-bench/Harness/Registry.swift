@@ -1,4 +1,5 @@
-/// Every workload, in issue 8's order. Adding a workload means adding it here.
+/// Every workload, in issue 8's order, then the storage engine's micro-benchmarks (issue 2).
+/// Adding a workload or benchmark means adding it here.
 enum Registry {
     static let all: [Workload] = [
         ContextInsert.workload,
@@ -16,21 +17,36 @@ enum Registry {
         ResidentMemory.workload,
     ]
 
+    /// The storage engine's micro-benchmarks, run after the workloads; group "storage".
+    static let storage: [StorageBenchmark] = [
+        AppendThroughput.benchmark,
+        CommitLatency.benchmark,
+        GroupCommit.benchmark,
+        SnapshotLoad.oneThread,
+        SnapshotLoad.twoThreads,
+    ]
+
     /// The workload named `name`, if any.
     static func workload(named name: String) -> Workload? {
         all.first { $0.name == name }
     }
 
-    /// The workloads whose name or group is in `names`, in registry order; all of them when
-    /// `names` is empty.
+    /// The workloads and storage benchmarks whose name or group is in `names`, in registry
+    /// order; all of them when `names` is empty.
     ///
     /// - Throws: ``UnknownWorkload`` naming the first name that matches nothing.
-    static func select(_ names: [String]) throws(UnknownWorkload) -> [Workload] {
-        guard !names.isEmpty else { return all }
-        for name in names where !all.contains(where: { $0.name == name || $0.group == name }) {
+    static func select(_ names: [String]) throws(UnknownWorkload)
+        -> (workloads: [Workload], storage: [StorageBenchmark]) {
+        guard !names.isEmpty else { return (all, storage) }
+        func known(_ name: String) -> Bool {
+            all.contains { $0.name == name || $0.group == name }
+                || name == StorageBenchmark.group || storage.contains { $0.name == name }
+        }
+        for name in names where !known(name) {
             throw UnknownWorkload(name: name)
         }
-        return all.filter { names.contains($0.name) || names.contains($0.group) }
+        return (all.filter { names.contains($0.name) || names.contains($0.group) },
+                storage.filter { names.contains($0.name) || names.contains(StorageBenchmark.group) })
     }
 }
 
@@ -39,7 +55,7 @@ struct UnknownWorkload: Error, CustomStringConvertible {
     let name: String
 
     var description: String {
-        let known = Registry.all.map(\.name).joined(separator: ", ")
-        return "no workload named '\(name)'; known workloads: \(known) (groups: predicate, durable-save)"
+        let known = (Registry.all.map(\.name) + Registry.storage.map(\.name)).joined(separator: ", ")
+        return "no workload named '\(name)'; known workloads: \(known) (groups: predicate, durable-save, storage)"
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 extension Report: Encodable {
     private enum Keys: String, CodingKey {
         case command, date, scale, runs, seed, cores, sqliteVersion, grdbVersion, machine, workloads
+        case storage
     }
 
     /// Missing figures are written as `null`, never omitted, so a consumer sees that a slot
@@ -19,6 +20,8 @@ extension Report: Encodable {
         try container.encode("7.10.0", forKey: .grdbVersion)
         try container.encode(limits, forKey: .machine)
         try container.encode(results.map { Entry(result: $0, limits: limits) }, forKey: .workloads)
+        try container.encode(storageResults.map { StorageEntry(result: $0, limits: limits) },
+                             forKey: .storage)
     }
 
     /// The report as pretty-printed JSON with sorted keys.
@@ -26,6 +29,35 @@ extension Report: Encodable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)
+    }
+
+    /// One storage benchmark in the JSON report: its figure, the machine limit it is read
+    /// against (same unit), figure ÷ limit, and every run.
+    private struct StorageEntry: Encodable {
+        let result: StorageResult
+        let limits: MachineLimits?
+
+        private enum Keys: String, CodingKey {
+            case name, summary, unit, target, value, limit, limitValue, ratioToLimit, met, status
+            case runs, notes
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            let benchmark = result.benchmark
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(benchmark.name, forKey: .name)
+            try container.encode(benchmark.summary, forKey: .summary)
+            try container.encode(benchmark.unit, forKey: .unit)
+            try container.encode(benchmark.target.describe(unit: benchmark.unit), forKey: .target)
+            try container.encode(result.median, forKey: .value)
+            try container.encode(benchmark.limit, forKey: .limit)
+            try container.encode(benchmark.limit?.value(limits), forKey: .limitValue)
+            try container.encode(result.ratio(limits: limits), forKey: .ratioToLimit)
+            try container.encode(result.isMet(limits: limits), forKey: .met)
+            try container.encode(result.status, forKey: .status)
+            try container.encode(result.runs, forKey: .runs)
+            try container.encode(result.notes, forKey: .notes)
+        }
     }
 
     /// One workload in the JSON report. Figures are in base units: seconds, bytes or per

@@ -12,6 +12,8 @@ struct Report: Sendable {
     var sqliteVersion: String
     var limits: MachineLimits?
     var results: [WorkloadResult]
+    /// The storage engine's micro-benchmarks.
+    var storageResults: [StorageResult] = []
 
     /// The line above the table.
     var headline: String {

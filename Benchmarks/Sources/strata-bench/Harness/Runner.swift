@@ -27,30 +27,42 @@ final class Runner {
         switch workload.sqlite {
         case .measured(let measure):
             (result.sqliteRuns, result.sqliteStatus) = await repeated(
-                workload, side: "sqlite", runs: runs, measure, notes: &result.notes)
+                workload.name, unit: workload.unit, side: "sqlite", runs: runs, measure,
+                notes: &result.notes)
             if result.sqliteStatus == .measured { sqliteRunsByName[workload.name] = result.sqliteRuns }
         case .sameAs(let name):
             if let reused = sqliteRunsByName[name] {
                 (result.sqliteRuns, result.sqliteStatus) = (reused, .measured)
             } else if let source = Registry.workload(named: name), case .measured(let measure) = source.sqlite {
                 (result.sqliteRuns, result.sqliteStatus) = await repeated(
-                    source, side: "sqlite", runs: source.runs ?? defaultRuns, measure, notes: &result.notes)
+                    source.name, unit: source.unit, side: "sqlite", runs: source.runs ?? defaultRuns,
+                    measure, notes: &result.notes)
                 if result.sqliteStatus == .measured { sqliteRunsByName[name] = result.sqliteRuns }
             }
             result.notes.append("SQLite figure is \(name)'s")
         }
 
         (result.strataRuns, result.strataStatus) = await repeated(
-            workload, side: "strata", runs: runs, workload.strata, notes: &result.notes)
+            workload.name, unit: workload.unit, side: "strata", runs: runs, workload.strata,
+            notes: &result.notes)
+        return result
+    }
+
+    /// Runs a storage engine micro-benchmark.
+    func run(_ benchmark: StorageBenchmark) async -> StorageResult {
+        var result = StorageResult(benchmark: benchmark)
+        (result.runs, result.status) = await repeated(
+            benchmark.name, unit: benchmark.unit, side: "storage", runs: benchmark.runs ?? defaultRuns,
+            benchmark.measure, notes: &result.notes)
         return result
     }
 
     /// Runs `measure` up to `runs` times; stops at the first pending or failed run.
-    private func repeated(_ workload: Workload, side: String, runs: Int, _ measure: Measurement,
-                          notes: inout [String]) async -> ([Double], SideStatus) {
+    private func repeated(_ workloadName: String, unit: MetricUnit, side: String, runs: Int,
+                          _ measure: Measurement, notes: inout [String]) async -> ([Double], SideStatus) {
         var values: [Double] = []
         for index in 0..<runs {
-            let name = "\(workload.name)-\(side)-\(index + 1)"
+            let name = "\(workloadName)-\(side)-\(index + 1)"
             do {
                 let directory = try Files.freshDirectory(name, in: runsRoot)
                 defer { try? FileManager.default.removeItem(at: directory) }
@@ -59,7 +71,7 @@ final class Runner {
                                          fixtures: fixtures, limits: limits)
                 let value = try await measure(context)
                 values.append(value)
-                log("\(name): \(workload.unit.format(value))")
+                log("\(name): \(unit.format(value))")
             } catch let pending as StrataPending {
                 notes.append(pending.description)
                 log("\(name): pending (\(pending.waitingFor))")

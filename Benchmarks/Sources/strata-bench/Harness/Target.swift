@@ -8,6 +8,9 @@ enum Target: Sendable {
     case atLeast(Double)
     /// Strata's median at most `factor` × the machine's fdatasync p50, measured in the same run.
     case fdatasyncMultipleAtMost(Double)
+    /// Strata's throughput at least the machine's sequential write + fsync speed ÷ `factor`
+    /// ("within `factor`× of the disk"), measured in the same run.
+    case sequentialWriteWithin(Double)
 
     /// The target as printed in the table, e.g. "≤ 0.1×", "≤ 100 ms", "≥ 10,000/s".
     func describe(unit: MetricUnit) -> String {
@@ -16,6 +19,7 @@ enum Target: Sendable {
         case .atMost(let limit): "≤ " + unit.format(limit, compact: true)
         case .atLeast(let limit): "≥ " + unit.format(limit, compact: true)
         case .fdatasyncMultipleAtMost(let factor): "≤ \(trimmed(factor))× fdatasync"
+        case .sequentialWriteWithin(let factor): "≥ 1/\(trimmed(factor)) seq. write"
         }
     }
 
@@ -34,6 +38,9 @@ enum Target: Sendable {
         case .fdatasyncMultipleAtMost(let factor):
             guard let limits else { return nil }
             return strata <= factor * limits.fdatasyncP50
+        case .sequentialWriteWithin(let factor):
+            guard let limits else { return nil }
+            return strata * factor >= limits.sequentialWriteFsyncBytesPerSecond
         }
     }
 

@@ -3,11 +3,36 @@ import Strata
 
 /// The prepared Strata stores that several workloads start from, built once per process and
 /// copied into each run, like ``SQLiteFixtures``.
-///
-/// **To fill in:** ``buildTodoStore(at:items:)`` and ``buildPersonStore(at:people:)``. Until
-/// they stop throwing ``StrataPending``, every workload that needs a prepared store reports
-/// "pending".
 enum StrataFixtures {
+    /// The to-do schema: what an application declares, and what every to-do workload opens
+    /// the store with.
+    static let todoSchema: Schema = try! Schema {
+        Entity("TodoItem") {
+            Attribute("name", .string)
+            Attribute("createdAt", .date)
+            Attribute("done", .bool)
+        }
+    }
+
+    /// The people schema of the predicate workloads.
+    static let personSchema: Schema = try! Schema {
+        Entity("Person") {
+            Attribute("firstName", .string)
+            Attribute("lastName", .string)
+            Attribute("age", .int64)
+        }
+    }
+
+    /// Store options for stores the harness builds or measures: the defaults (`.always`
+    /// durability), except that automatic checkpoints are off, so a background checkpoint
+    /// started by one run's large save cannot run on into the next run's measurement or race
+    /// the explicit ``PersistentStore/checkpoint()`` of a fixture.
+    static var options: PersistentStore.Options {
+        var options = PersistentStore.Options()
+        options.automaticCheckpointBytes = nil
+        return options
+    }
+
     /// Copies the to-do store into the run's directory and returns the store's directory.
     static func todoStore(for run: RunContext) async throws -> URL {
         let items = run.dataset.todoItems
@@ -31,12 +56,53 @@ enum StrataFixtures {
     /// Creates a store in the empty `directory` holding `items` as `TodoItem` objects
     /// (name: string, createdAt: date, done: bool), checkpointed, and closes it.
     static func buildTodoStore(at directory: URL, items: [TodoItem]) async throws {
-        throw StrataPending("a store with a schema, and batch insert or a context save")
+        let store = try PersistentStore.open(at: directory.path, schema: todoSchema, options: options)
+        try insertAndSave(items, into: ObjectContext(store: store))
+        try store.checkpoint()
+        try store.close()
     }
 
     /// Creates a store in the empty `directory` holding `people` as `Person` objects
     /// (firstName: string, lastName: string, age: int64), checkpointed, and closes it.
     static func buildPersonStore(at directory: URL, people: [Person]) async throws {
-        throw StrataPending("a store with a schema, and batch insert or a context save")
+        let store = try PersistentStore.open(at: directory.path, schema: personSchema, options: options)
+        let context = ObjectContext(store: store)
+        try context.performAndWait {
+            for person in people {
+                let object = try context.insert("Person")
+                try object.setValue(.string(person.firstName), forKey: "firstName")
+                try object.setValue(.string(person.lastName), forKey: "lastName")
+                try object.setValue(.int(Int64(person.age)), forKey: "age")
+            }
+            try context.save()
+        }
+        try store.checkpoint()
+        try store.close()
+    }
+
+    /// Inserts `items` as `TodoItem` objects into `context` and saves once, on the context's
+    /// queue: what workload 1 times.
+    ///
+    /// The store assigns primary keys itself (there are no temporary IDs and no way to choose
+    /// a key), so in a new store the items get keys 1...N in order, the same ids as the
+    /// SQLite rows.
+    static func insertAndSave(_ items: [TodoItem], into context: ObjectContext) throws {
+        try context.performAndWait {
+            for item in items { try insert(item, into: context) }
+            try context.save()
+        }
+    }
+
+    /// Inserts one `TodoItem` object; call on the context's queue.
+    static func insert(_ item: TodoItem, into context: ObjectContext) throws {
+        let object = try context.insert("TodoItem")
+        try object.setValue(.string(item.name), forKey: "name")
+        try object.setValue(.date(item.createdAt), forKey: "createdAt")
+        try object.setValue(.bool(item.done), forKey: "done")
+    }
+
+    /// The number of `TodoItem`s in the newest version of `store`.
+    static func todoCount(_ store: PersistentStore) -> Int {
+        store.rowCounts["TodoItem"] ?? 0
     }
 }

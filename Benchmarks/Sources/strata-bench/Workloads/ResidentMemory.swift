@@ -20,12 +20,14 @@ enum ResidentMemory {
         return try probe(engine: .strata, path: store.path)
     }
 
-    /// **To fill in.** Runs in the child process: open the store in `directory` read-write,
-    /// as an application would, count the `TodoItem`s, and return the count. The probe
-    /// reads VmRSS after this returns, with the store still open: keep it alive until then
-    /// (return it through `keepAlive`).
+    /// Runs in the child process: opens the store in `directory` read-write with the
+    /// application's schema, as an application would, and returns its `TodoItem` count. The
+    /// store stays open (in `keepAlive`) while the probe reads VmRSS.
     static func strataOpenAndCount(directory: URL, keepAlive: inout [AnyObject]) async throws -> Int {
-        throw StrataPending("opening a store, count fetch")
+        let store = try PersistentStore.open(
+            at: directory.path, schema: StrataFixtures.todoSchema, options: StrataFixtures.options)
+        keepAlive.append(store)
+        return StrataFixtures.todoCount(store)
     }
 
     /// Runs `strata-bench rss-probe` on `path` and returns the resident bytes it reports.

@@ -1,0 +1,160 @@
+// strata-profile: the Strata side of the slow workloads as plain synchronous code, for
+// `valgrind --tool=callgrind` (valgrind 3.19 crashes inside libdispatch on strata-bench's async
+// main). Each case does its setup, then calls one `profiled…` function; read its inclusive
+// cost (`--toggle-collect` misses the work, which runs inside `DispatchQueue.sync`):
+//
+//   valgrind --tool=callgrind --callgrind-out-file=/tmp/insert.out \
+//       .build/release/strata-profile insert 20000
+//   callgrind_annotate --inclusive=yes /tmp/insert.out | head -80
+//
+// Cases: insert N, saves N (one-object saves), open N, snapshot-load N, append N (× 1 MiB).
+import Foundation
+import Strata
+import StrataStorage
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
+    FileHandle.standardError.write(Data("usage: strata-profile insert|saves|snapshot-load|append|open COUNT\n".utf8))
+    exit(2)
+}
+let root = FileManager.default.temporaryDirectory
+    .appendingPathComponent("strata-profile-\(ProcessInfo.processInfo.processIdentifier)")
+try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: root) }
+
+let schema = try Schema {
+    Entity("TodoItem") {
+        Attribute("name", .string)
+        Attribute("createdAt", .date)
+        Attribute("done", .bool)
+    }
+}
+let options: PersistentStore.Options = {
+    var options = PersistentStore.Options()
+    options.automaticCheckpointBytes = nil
+    return options
+}()
+
+/// To-do rows like the benchmark's: short phrases, dates 30 s apart, about 30% done.
+struct Row { var name: String; var createdAt: Date; var done: Bool }
+let verbs = ["Call", "Buy", "Fix", "Write", "Clean", "Book", "Email", "Plan"]
+let objects = ["the plumber", "milk", "the bike", "the report", "the garage", "a table", "Alice", "the trip"]
+let qualifiers = ["", "tomorrow", "today", "before Friday", "next week"]
+nonisolated(unsafe) var state: UInt64 = 42  // only touched by the main thread, before any work
+func random(_ bound: Int) -> Int {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return Int((z ^ (z >> 31)) % UInt64(bound))
+}
+let rows = (0..<count).map { index in
+    Row(name: "\(verbs[random(verbs.count)]) \(objects[random(objects.count)]) \(qualifiers[random(qualifiers.count)])",
+        createdAt: Date(timeIntervalSince1970: 1_704_067_200 + Double(index) * 30 + Double(random(3600))),
+        done: random(10) < 3)
+}
+
+func insert(_ row: Row, into context: ObjectContext) throws {
+    let object = try context.insert("TodoItem")
+    try object.setValue(.string(row.name), forKey: "name")
+    try object.setValue(.date(row.createdAt), forKey: "createdAt")
+    try object.setValue(.bool(row.done), forKey: "done")
+}
+
+@inline(never) func profiledInsert(_ context: ObjectContext) throws {
+    try context.performAndWait {
+        for row in rows { try insert(row, into: context) }
+        try context.save()
+    }
+}
+
+@inline(never) func profiledSaves(_ context: ObjectContext) throws {
+    for row in rows {
+        try context.performAndWait {
+            try insert(row, into: context)
+            try context.save()
+        }
+    }
+}
+
+@inline(never) func profiledOpen(_ directory: String) throws -> PersistentStore {
+    let store = try PersistentStore.open(at: directory, schema: schema, options: options)
+    precondition(store.rowCounts["TodoItem"] == count)
+    return store
+}
+
+@inline(never) func profiledSnapshotRead(_ reader: SnapshotReader) throws -> Int {
+    var total = 0
+    for index in reader.chunks.indices { total += try reader.readChunk(index)[0].count }
+    return total
+}
+
+@inline(never) func profiledAppend(_ engine: StorageEngine, _ payloads: [[UInt8]]) throws {
+    for payload in payloads { _ = try engine.append(kind: 0xB0, payload: payload) }
+}
+
+let directory = root.appendingPathComponent("store").path
+let start = Date()
+switch arguments[1] {
+case "insert":
+    let store = try PersistentStore.open(at: directory, schema: schema, options: options)
+    try profiledInsert(ObjectContext(store: store))
+    try store.close()
+case "saves":
+    let store = try PersistentStore.open(at: directory, schema: schema, options: options)
+    try profiledSaves(ObjectContext(store: store))
+    try store.close()
+case "open":
+    let store = try PersistentStore.open(at: directory, schema: schema, options: options)
+    let context = ObjectContext(store: store)
+    try context.performAndWait {
+        for row in rows { try insert(row, into: context) }
+        try context.save()
+    }
+    try store.checkpoint()
+    try store.close()
+    try profiledOpen(directory).close()
+case "snapshot-load":
+    let table = TableDescriptor(name: "TodoItem", columns: [
+        ColumnDescriptor(name: "$pk", kind: .int64), ColumnDescriptor(name: "$version", kind: .int64),
+        ColumnDescriptor(name: "name", kind: .bytes), ColumnDescriptor(name: "createdAt", kind: .double),
+        ColumnDescriptor(name: "done", kind: .bool),
+    ])
+    let (engine, _) = try StorageEngine.open(at: directory)
+    _ = try engine.append(kind: 0xB0, payload: [1])
+    let lsn = try engine.beginCheckpoint()
+    try engine.completeCheckpoint(lsn: lsn, tables: [table], metadata: []) { writer in
+        for start in stride(from: 0, to: rows.count, by: 1024) {
+            let chunk = rows[start..<min(start + 1024, rows.count)]
+            var names = ByteColumn()
+            for row in chunk { names.append(row.name.utf8) }
+            try writer.append(table: 0, columns: [
+                ColumnChunk(values: .int64((start..<start + chunk.count).map { Int64($0 + 1) })),
+                ColumnChunk(values: .int64(Array(repeating: Int64(lsn), count: chunk.count))),
+                ColumnChunk(values: .bytes(names)),
+                ColumnChunk(values: .double(chunk.map { $0.createdAt.timeIntervalSinceReferenceDate })),
+                ColumnChunk(values: .bool(chunk.map(\.done))),
+            ])
+        }
+    }
+    try engine.close()
+    let name = try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasSuffix(".snap") }!
+    let reader = try SnapshotReader(fileSystem: PosixFileSystem(), directory: directory, name: name)
+    let read = try profiledSnapshotRead(reader)
+    precondition(read == count)
+case "append":
+    let payloads = (0..<count).map { index in
+        (0..<(1 << 17)).flatMap { word -> [UInt8] in
+            var z = UInt64(index << 20 | word) &* 0x9E37_79B9_7F4A_7C15
+            z = (z ^ (z >> 31)) &* 0xBF58_476D_1CE4_E5B9
+            return withUnsafeBytes(of: z) { Array($0) }
+        }
+    }
+    let (engine, _) = try StorageEngine.open(at: directory)
+    try profiledAppend(engine, payloads)
+    try engine.close()
+default:
+    FileHandle.standardError.write(Data("unknown case \(arguments[1])\n".utf8))
+    exit(2)
+}
+FileHandle.standardError.write(Data("\(arguments[1]) \(count): \(Date().timeIntervalSince(start)) s\n".utf8))
