@@ -214,7 +214,7 @@ enum FetchRandom {
                 let t: Int64? = chance(0.3, &rng) ? nil : teamKeys.randomElement(using: &rng)
                 try object(key, "Person").setObject(t.map { object($0, "Team") }, forKey: "team")
                 model.people[key]!.team = t
-            case 8, 9 where !keys.isEmpty:
+            case 8 where !keys.isEmpty, 9 where !keys.isEmpty:
                 let key = pick(keys, &rng)
                 context.delete(object(key, "Person"))
                 model.people[key] = nil
@@ -240,7 +240,7 @@ enum FetchRandom {
             let key = pick(teams, &rng)
             context.delete(object(key, "Team"))
             model.teams[key] = nil
-        case 2, 3 where !pets.isEmpty && !people.isEmpty:
+        case 2 where !pets.isEmpty && !people.isEmpty, 3 where !pets.isEmpty && !people.isEmpty:
             let key = pick(pets, &rng), owner = pick(people, &rng)
             try object(key, "Pet").setObject(object(owner, "Person"), forKey: "owner")
             model.pets[key]!.owner = owner
