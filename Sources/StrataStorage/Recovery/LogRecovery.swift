@@ -40,7 +40,9 @@ struct LogRecovery {
         for (index, (name, firstLSN)) in relevant.enumerated() {
             let isNewest = index == relevant.count - 1
             let handle = try openForRecovery(name)
-            let bytes = try handle.read(count: Int(try handle.size()), at: 0)
+            let bytes = try WriteAheadLog.wrap("Reading log segment \(name)") {
+                try handle.read(count: Int(try handle.size()), at: 0)
+            }
             let scan = SegmentScanner.scan(name: name, bytes: bytes)
             if case .newerMajorVersion(let major)? = scan.headerDefect {
                 throw StorageError(.unsupportedFormat, "\(name) was written in format version \(major); this build of Strata reads version \(FormatVersion.major) and older. Open the store with a newer Strata.", file: path(name))
