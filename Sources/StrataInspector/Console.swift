@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Standard output (buffered, for large exports) and standard error.
 enum Console {
@@ -60,5 +61,48 @@ struct ProgressBar {
     func finish() {
         guard enabled, lastPercent >= 0 else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+}
+
+/// A progress bar for work that reports no progress of its own but is dominated by reading
+/// files, such as `verify`: a background thread compares the bytes this process has read
+/// (`rchar` in `/proc/self/io`) with the bytes the work is expected to read, and holds at
+/// 99% until the work returns. Drawn only when standard error is a terminal and the
+/// counter exists (Linux).
+enum ReadProgress {
+    /// Runs `body` while drawing the bar labelled `label` for `expectedBytes` of reading.
+    static func run<T>(_ label: String, expectedBytes: Int64, _ body: () throws -> T) rethrows -> T {
+        guard Console.errorIsTerminal, expectedBytes > 0, let start = bytesRead() else { return try body() }
+        let done = Flag()
+        let stopped = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var bar = ProgressBar(label, total: 100)
+            while !done.isSet {
+                let read = max(0, (bytesRead() ?? start) - start)
+                bar.update(Int(min(99, read * 100 / expectedBytes)))
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            bar.finish()
+            stopped.signal()
+        }
+        defer {
+            done.set()
+            stopped.wait()
+        }
+        return try body()
+    }
+
+    /// The bytes this process has read so far, or `nil` where the kernel does not say.
+    static func bytesRead() -> Int64? {
+        guard let text = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("rchar:") }) else { return nil }
+        return Int64(line.dropFirst("rchar:".count).trimmingCharacters(in: .whitespaces))
+    }
+
+    /// A flag set once, read from another thread.
+    private final class Flag: Sendable {
+        private let value = Atomic<Bool>(false)
+        var isSet: Bool { value.load(ordering: .acquiring) }
+        func set() { value.store(true, ordering: .releasing) }
     }
 }

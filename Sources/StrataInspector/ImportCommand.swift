@@ -79,7 +79,7 @@ enum ImportFormat: String, ExpressibleByArgument {
                 progress.update(index + 1)
                 guard !line.allSatisfy(\.isWhitespace) else { continue }
                 do { rows.append(try RowText.row(jsonLine: String(line), properties: properties)) }
-                catch { throw bad(index + 1, error.message) }
+                catch { throw bad(index + 1, NearestName.message(for: error)) }
                 lines.append(index + 1)
             }
             progress.finish()
@@ -90,7 +90,7 @@ enum ImportFormat: String, ExpressibleByArgument {
             var keys: [StoredProperty] = []
             for field in header.fields {
                 do { keys.append(try RowText.property(named: field ?? "", in: properties)) }
-                catch { throw bad(header.line, error.message) }
+                catch { throw bad(header.line, NearestName.message(for: error)) }
             }
             var progress = ProgressBar("Reading \(file)", total: records.count)
             for record in records.dropFirst() {
@@ -102,7 +102,7 @@ enum ImportFormat: String, ExpressibleByArgument {
                 for (property, field) in zip(keys, record.fields) {
                     guard let field else { continue }  // empty: missing, so the default applies
                     do { row[property.name] = try RowText.value(parsing: field, for: property) }
-                    catch { throw bad(record.line, error.message) }
+                    catch { throw bad(record.line, NearestName.message(for: error)) }
                 }
                 rows.append(row)
                 lines.append(record.line)

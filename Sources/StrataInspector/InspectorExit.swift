@@ -57,7 +57,7 @@ struct InspectorFailure: Error {
         case let error as StorageError:
             self.init(Self.exit(for: error.code), Self.describe(error))
         case let error as StrataError:
-            self.init(Self.exit(for: error.code), error.message)
+            self.init(Self.exit(for: error.code), NearestName.message(for: error))
         default:
             self.init(.io, "\(error)")
         }
