@@ -51,6 +51,21 @@ import Testing
         #expect(verify.stderr.contains("verification failed"))
     }
 
+    @Test func aDamagedSnapshotIsReportedOnceByVerify() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try Inspector.copy(Inspector.checkpointedStore, into: directory.path)
+        let snapshot = "\(store)/snapshot-00000000000000000005.snap"
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: snapshot)))
+        bytes[100] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: snapshot))
+        try expectFailure(["count", store, "Person"], exit: 4, "snapshot-00000000000000000005.snap", "offset")
+        let verify = try Inspector.run(["verify", store, "--deep"])
+        #expect(verify.status == 4)
+        #expect(verify.stdout.components(separatedBy: "  error  ").count == 2, "\(verify.stdout)")
+        #expect(verify.stdout.hasSuffix("1 problem found.\n"))
+    }
+
     @Test func writingWhileAnotherProcessWritesExitsWith5() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -72,10 +87,27 @@ import Testing
         try expectFailure(["export", Inspector.logStore, "Pets"], exit: 6, "did you mean 'Pet'?")
     }
 
+    @Test func unknownNamesNameTheNearestEvenWhenFarOff() throws {
+        try expectFailure(["query", Inspector.logStore, "Zebra"], exit: 6, "did you mean '", "Its entities are: ")
+        try expectFailure(["count", Inspector.logStore, "Person", "--where", "zzz > 1"], exit: 6, "did you mean '")
+        try expectFailure(["query", Inspector.logStore, "Person", "--sort", "qqqq"], exit: 6, "did you mean '")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try Inspector.copy(Inspector.logStore, into: directory.path)
+        // An abbreviation suggests the key it starts.
+        try expectFailure(["update", store, "Person", "--set", "nick=Al"], exit: 6, "did you mean 'nickname'?")
+        try "nick,age\nAl,3\n".write(toFile: directory.appending("abbrev.csv"), atomically: true, encoding: .utf8)
+        try expectFailure(["import", store, "Person", directory.appending("abbrev.csv")], exit: 8,
+                          "abbrev.csv:1: unknown key 'nick'; did you mean 'nickname'?", "Nothing was imported")
+        let run = try Inspector.run(["count", store, "Person", "--where", "agex > 1"])
+        #expect(!run.stderr.contains("?."), "stray period after the question mark: \(run.stderr)")
+    }
+
     @Test func predicateSyntaxExitsWith7WithACaret() throws {
         try expectFailure(["query", Inspector.logStore, "Person", "--where", "age >= AND"], exit: 7,
                           "column 8", "age >= AND\n       ^")
-        try expectFailure(["count", Inspector.logStore, "Person", "--where", "age > $limit"], exit: 7, "$limit")
+        try expectFailure(["count", Inspector.logStore, "Person", "--where", "age > $limit"], exit: 7, "$limit",
+                          "--arg limit=", "age > $limit\n      ^")
     }
 
     @Test func badImportLinesExitWith8AndImportNothing() throws {

@@ -17,6 +17,43 @@ import Testing
         #expect(exported.stdout == (try String(contentsOfFile: input, encoding: .utf8)))
     }
 
+    /// The simplest schema file, exactly as the documentation writes it.
+    @Test func theSimplestSchemaFileWorksAsWritten() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try """
+            {"entities": [{"name": "Person", "attributes": [{"name": "age", "type": "int64"}, {"name": "nickname", "type": "string", "optional": true}], "relationships": []}]}
+            """.write(toFile: directory.appending("schema.json"), atomically: true, encoding: .utf8)
+        let store = directory.appending("simple.strata")
+        let created = try Inspector.run(["create", store, "--schema", directory.appending("schema.json")])
+        #expect(created.status == 0, "\(created.stderr)")
+        try "{\"age\": 30}\n{\"nickname\": \"Bo\", \"age\": 41}\n".write(toFile: directory.appending("people.jsonl"), atomically: true, encoding: .utf8)
+        try "age,nickname\n7,Al\n8,\n".write(toFile: directory.appending("people.csv"), atomically: true, encoding: .utf8)
+        let jsonl = try Inspector.run(["import", store, "Person", directory.appending("people.jsonl")])
+        #expect(jsonl.stdout == "Imported 2 Person rows (LSN 2).\n" && jsonl.stderr.isEmpty, "\(jsonl.stderr)")
+        #expect(try Inspector.run(["import", store, "Person", directory.appending("people.csv")]).status == 0)
+        #expect(try Inspector.run(["export", store, "Person"]).stdout == """
+            {"age":30,"nickname":null}
+            {"age":41,"nickname":"Bo"}
+            {"age":7,"nickname":"Al"}
+            {"age":8,"nickname":null}
+
+            """)
+        #expect(try Inspector.run(["count", store, "Person", "--where", "nickname == nil"]).stdout == "2\n")
+    }
+
+    /// Progress bars are drawn only on a terminal: piped, long work writes nothing to standard error.
+    @Test func nothingOnStandardErrorWhenItIsNotATerminal() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try Inspector.copy(Inspector.logStore, into: directory.path)
+        for arguments in [["import", store, "Person", "\(Inspector.fixtures)/people.jsonl"], ["export", store, "Person"],
+                          ["query", store, "Person"], ["verify", store, "--deep"]] {
+            let run = try Inspector.run(arguments)
+            #expect(run.status == 0 && run.stderr.isEmpty, "\(arguments): \(run.stderr)")
+        }
+    }
+
     @Test func csvExportImportsBackToTheSameRows() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
