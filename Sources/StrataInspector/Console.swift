@@ -64,6 +64,21 @@ struct ProgressBar {
     }
 }
 
+/// One line of status on standard error while work that reports no progress runs, drawn
+/// only when standard error is a terminal; ``clear()`` erases it.
+struct StatusLine {
+    private let enabled = Console.errorIsTerminal
+
+    init(_ text: String) {
+        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[2K\(text)".utf8)) }
+    }
+
+    /// Erases the line.
+    func clear() {
+        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+    }
+}
+
 /// A progress bar for work that reports no progress of its own but is dominated by reading
 /// files, such as `verify`: a background thread compares the bytes this process has read
 /// (`rchar` in `/proc/self/io`) with the bytes the work is expected to read, and holds at

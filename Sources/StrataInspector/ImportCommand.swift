@@ -40,8 +40,13 @@ struct ImportCommand: ParsableCommand {
             var request = BatchInsertRequest(entityName: target.entity, objects: rows)
             request.resultType = .count
             let result: BatchResult
-            do { result = try store.execute(request) }
-            catch let error as StrataError { throw Self.locate(error, lines: lines, file: file) }
+            // The batch insert reports no progress of its own: a status line while it runs.
+            do {
+                let status = StatusLine("Inserting \(rows.count) rows in one transaction…")
+                defer { status.clear() }
+                do { result = try store.execute(request) }
+                catch let error as StrataError { throw Self.locate(error, lines: lines, file: file) }
+            }
             print("Imported \(InfoCommand.plural(result.count ?? rows.count, "\(target.entity) row"))" + (result.lsn > 0 ? " (LSN \(result.lsn))." : "."))
         }
     }
