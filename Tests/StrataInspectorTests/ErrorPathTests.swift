@@ -72,7 +72,7 @@ import Testing
         let store = try Inspector.copy(Inspector.logStore, into: directory.path)
         let writer = try PersistentStore.open(at: store)
         defer { try? writer.close() }
-        try expectFailure(["checkpoint", store], exit: 5, "open for writing in another process")
+        try expectFailure(["checkpoint", store], exit: 5, "open for writing in another process", "Read-only commands")
         try expectFailure(["update", store, "Person", "--set", "age=1"], exit: 5)
         // Readers still work while the writer holds the lock.
         let count = try Inspector.run(["count", store, "Person"])
