@@ -8,29 +8,52 @@ enum Console {
 
     /// Writes `line` and a newline to standard error.
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        writeError(Data((line + "\n").utf8))
+    }
+
+    /// Writes `data` to standard error, dropping it when that fails (there is nowhere left
+    /// to report the failure).
+    static func writeError(_ data: Data) {
+        try? FileHandle.standardError.write(contentsOf: data)
+    }
+
+    /// The failure of a write to standard output, such as a full disk.
+    static func outputFailure(_ error: any Error) -> InspectorFailure {
+        let error = error as NSError
+        let posix = (error.userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil }
+        return InspectorFailure(.io, "cannot write the output: \(posix.map { String(cString: strerror($0)) } ?? error.localizedDescription).")
     }
 }
 
-/// Standard output, written in blocks of about 64 KiB.
+/// Standard output, written in blocks of about 64 KiB. The first failed write (a full
+/// disk, a closed pipe) stops the output; ``flush()`` throws it.
 final class OutputBuffer {
     private var pending = ""
+    private var failure: (any Error)?
 
     /// Appends `line` and a newline.
     func line(_ line: String) {
+        guard failure == nil else { return }
         pending += line
         pending += "\n"
-        if pending.utf8.count >= 1 << 16 { flush() }
+        if pending.utf8.count >= 1 << 16 { write() }
     }
 
     /// Writes everything pending.
-    func flush() {
-        guard !pending.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(pending.utf8))
+    ///
+    /// - Throws: ``InspectorFailure`` `.io` when a write to standard output failed.
+    func flush() throws {
+        write()
+        if let failure { throw Console.outputFailure(failure) }
+    }
+
+    private func write() {
+        guard !pending.isEmpty, failure == nil else { return }
+        do { try FileHandle.standardOutput.write(contentsOf: Data(pending.utf8)) } catch { failure = error }
         pending = ""
     }
 
-    deinit { if !pending.isEmpty { FileHandle.standardOutput.write(Data(pending.utf8)) } }
+    deinit { write() }
 }
 
 /// A progress bar on standard error, drawn only when it is a terminal.
@@ -54,13 +77,13 @@ struct ProgressBar {
         lastPercent = percent
         let filled = percent * 30 / 100
         let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled)
-        FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(percent)%".utf8))
+        Console.writeError(Data("\r\(label) [\(bar)] \(percent)%".utf8))
     }
 
     /// Clears the bar's line.
     func finish() {
         guard enabled, lastPercent >= 0 else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        Console.writeError(Data("\r\u{1B}[2K".utf8))
     }
 }
 
@@ -70,12 +93,12 @@ struct StatusLine {
     private let enabled = Console.errorIsTerminal
 
     init(_ text: String) {
-        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[2K\(text)".utf8)) }
+        if enabled { Console.writeError(Data("\r\u{1B}[2K\(text)".utf8)) }
     }
 
     /// Erases the line.
     func clear() {
-        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+        if enabled { Console.writeError(Data("\r\u{1B}[2K".utf8)) }
     }
 }
 

@@ -55,7 +55,7 @@ struct VerifyCommand: ParsableCommand {
             }
             let errors = findings.filter { $0.severity == .error }.count
             out.line(report.isSound ? "The store is sound." : "\(errors) \(errors == 1 ? "problem" : "problems") found.")
-            out.flush()
+            try out.flush()
             if !report.isSound {
                 var summary = "verification failed: \(errors) \(errors == 1 ? "problem" : "problems")"
                 if let corruption = report.firstCorruption, let file = corruption.file {

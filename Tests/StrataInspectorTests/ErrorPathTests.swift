@@ -132,6 +132,25 @@ import Testing
         #expect(try Inspector.run(["count", store, "Pet"]).stdout == "3\n")
     }
 
+    /// A full disk under standard output is an I/O failure (exit 9), not a crash.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func aFullDiskUnderStandardOutputExitsWith9() throws {
+        for arguments in [["export", Inspector.logStore, "Person"], ["info", Inspector.logStore], ["count", Inspector.logStore, "Person"]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Inspector.binary)
+            process.arguments = arguments
+            let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+            let err = Pipe()
+            process.standardOutput = full
+            process.standardError = err
+            try process.run()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit && process.terminationStatus == 9, "\(arguments): \(stderr)")
+            #expect(stderr.contains("cannot write the output: No space left on device"), "\(stderr)")
+        }
+    }
+
     @Test func badValuesAndUnreachableLSNsExitWith10() throws {
         try expectFailure(["info", Inspector.checkpointedStore, "--at", "2"], exit: 10, "no longer reaches LSN 2", "from 5 to 6")
         try expectFailure(["query", Inspector.logStore, "Person", "--at", "99"], exit: 10, "past the end of the log")
