@@ -34,7 +34,8 @@ struct ImportCommand: ParsableCommand {
             let store = try WritableStore.open(target.store)
             defer { try? store.close() }
             let properties = try store.storedProperties(of: target.entity)
-            let text = String(decoding: data, as: UTF8.self)
+            // A byte-order mark (spreadsheets write one) is not part of the first key.
+            let text = String(String(decoding: data, as: UTF8.self).trimmingPrefix("\u{FEFF}"))
             let kind = format ?? (file.lowercased().hasSuffix(".csv") ? .csv : .jsonl)
             let (rows, lines) = try kind.rows(text, file: file, properties: properties)
             var request = BatchInsertRequest(entityName: target.entity, objects: rows)
@@ -78,7 +79,8 @@ enum ImportFormat: String, ExpressibleByArgument {
         var lines: [Int] = []
         switch self {
         case .jsonl:
-            let all = text.split(separator: "\n", omittingEmptySubsequences: false)
+            // "\r\n" is one Character in Swift: split on it too, for files written on Windows.
+            let all = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
             var progress = ProgressBar("Reading \(file)", total: all.count)
             for (index, line) in all.enumerated() {
                 progress.update(index + 1)

@@ -42,6 +42,27 @@ import Testing
         #expect(try Inspector.run(["count", store, "Person", "--where", "nickname == nil"]).stdout == "2\n")
     }
 
+    /// Files from Windows and spreadsheets: CRLF line ends and a byte-order mark.
+    @Test func crlfLineEndsAndAByteOrderMarkImport() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try """
+            {"entities": [{"name": "Person", "attributes": [{"name": "age", "type": "int64"}, {"name": "nickname", "type": "string", "optional": true}], "relationships": []}]}
+            """.write(toFile: directory.appending("schema.json"), atomically: true, encoding: .utf8)
+        let store = directory.appending("crlf.strata")
+        #expect(try Inspector.run(["create", store, "--schema", directory.appending("schema.json")]).status == 0)
+        try Data("\u{FEFF}{\"age\":1}\r\n{\"age\":2,\"nickname\":\"b\"}\r\n".utf8).write(to: URL(fileURLWithPath: directory.appending("win.jsonl")))
+        try Data("\u{FEFF}age,nickname\r\n3,\"c, d\"\r\n".utf8).write(to: URL(fileURLWithPath: directory.appending("win.csv")))
+        for file in ["win.jsonl", "win.csv"] {
+            let run = try Inspector.run(["import", store, "Person", directory.appending(file)])
+            #expect(run.status == 0, "\(file): \(run.stderr)")
+        }
+        #expect(try Inspector.run(["export", store, "Person", "--format", "csv"]).stdout == "age,nickname\n1,\n2,b\n3,\"c, d\"\n")
+        try Data("{\"age\":4}\r\n{\"age\":\"x\"}\r\n".utf8).write(to: URL(fileURLWithPath: directory.appending("bad.jsonl")))
+        let bad = try Inspector.run(["import", store, "Person", directory.appending("bad.jsonl")])
+        #expect(bad.status == 8 && bad.stderr.contains("bad.jsonl:2: age needs a whole number"), "\(bad.stderr)")
+    }
+
     /// Progress bars are drawn only on a terminal: piped, long work writes nothing to standard error.
     @Test func nothingOnStandardErrorWhenItIsNotATerminal() throws {
         let directory = try TemporaryDirectory()
