@@ -9,9 +9,13 @@ struct CreateCommand: ParsableCommand {
         commandName: "create",
         abstract: "Create an empty store with the schema in a JSON file.",
         discussion: """
-            The schema file is the JSON form of the schema, for example:
-              {"entities": [{"name": "Person", "attributes": [{"name": "age", "type": "int64"},
-                {"name": "nickname", "type": "string", "optional": true}]}]}
+            The schema file is the JSON form of the schema (what schema --json prints).
+            The simplest:
+              {"entities": [{"name": "Person",
+                "attributes": [{"name": "age", "type": "int64"},
+                  {"name": "nickname", "type": "string", "optional": true}],
+                "relationships": []}]}
+            Types: bool, int16, int32, int64, double, string, date, uuid, binary.
 
             Example:
               strata create people.strata --schema schema.json

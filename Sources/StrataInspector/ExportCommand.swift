@@ -21,8 +21,8 @@ struct ExportCommand: ParsableCommand {
             var progress = ProgressBar("Exporting \(target.entity)", total: rows.rows.count)
             let out = OutputBuffer()
             (format == .csv ? RowFormat.csv : .jsonl).write(rows, keys: rows.keys, to: out, progress: &progress)
-            out.flush()
             progress.finish()
+            try out.flush()
         }
     }
 }

@@ -34,14 +34,20 @@ struct ImportCommand: ParsableCommand {
             let store = try WritableStore.open(target.store)
             defer { try? store.close() }
             let properties = try store.storedProperties(of: target.entity)
-            let text = String(decoding: data, as: UTF8.self)
+            // A byte-order mark (spreadsheets write one) is not part of the first key.
+            let text = String(String(decoding: data, as: UTF8.self).trimmingPrefix("\u{FEFF}"))
             let kind = format ?? (file.lowercased().hasSuffix(".csv") ? .csv : .jsonl)
             let (rows, lines) = try kind.rows(text, file: file, properties: properties)
             var request = BatchInsertRequest(entityName: target.entity, objects: rows)
             request.resultType = .count
             let result: BatchResult
-            do { result = try store.execute(request) }
-            catch let error as StrataError { throw Self.locate(error, lines: lines, file: file) }
+            // The batch insert reports no progress of its own: a status line while it runs.
+            do {
+                let status = StatusLine("Inserting \(rows.count) rows in one transaction…")
+                defer { status.clear() }
+                do { result = try store.execute(request) }
+                catch let error as StrataError { throw Self.locate(error, lines: lines, file: file) }
+            }
             print("Imported \(InfoCommand.plural(result.count ?? rows.count, "\(target.entity) row"))" + (result.lsn > 0 ? " (LSN \(result.lsn))." : "."))
         }
     }
@@ -73,13 +79,14 @@ enum ImportFormat: String, ExpressibleByArgument {
         var lines: [Int] = []
         switch self {
         case .jsonl:
-            let all = text.split(separator: "\n", omittingEmptySubsequences: false)
+            // "\r\n" is one Character in Swift: split on it too, for files written on Windows.
+            let all = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
             var progress = ProgressBar("Reading \(file)", total: all.count)
             for (index, line) in all.enumerated() {
                 progress.update(index + 1)
                 guard !line.allSatisfy(\.isWhitespace) else { continue }
                 do { rows.append(try RowText.row(jsonLine: String(line), properties: properties)) }
-                catch { throw bad(index + 1, error.message) }
+                catch { throw bad(index + 1, NearestName.message(for: error)) }
                 lines.append(index + 1)
             }
             progress.finish()
@@ -90,7 +97,7 @@ enum ImportFormat: String, ExpressibleByArgument {
             var keys: [StoredProperty] = []
             for field in header.fields {
                 do { keys.append(try RowText.property(named: field ?? "", in: properties)) }
-                catch { throw bad(header.line, error.message) }
+                catch { throw bad(header.line, NearestName.message(for: error)) }
             }
             var progress = ProgressBar("Reading \(file)", total: records.count)
             for record in records.dropFirst() {
@@ -102,7 +109,7 @@ enum ImportFormat: String, ExpressibleByArgument {
                 for (property, field) in zip(keys, record.fields) {
                     guard let field else { continue }  // empty: missing, so the default applies
                     do { row[property.name] = try RowText.value(parsing: field, for: property) }
-                    catch { throw bad(record.line, error.message) }
+                    catch { throw bad(record.line, NearestName.message(for: error)) }
                 }
                 rows.append(row)
                 lines.append(record.line)

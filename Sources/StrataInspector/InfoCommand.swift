@@ -41,7 +41,7 @@ struct InfoCommand: ParsableCommand {
             out.line("")
             out.line("Last recovery (\(inspector.lastWritableRecoveryReport() == nil ? "this read-only open" : "last writable open")):")
             for line in Self.describe(inspector.lastWritableRecoveryReport() ?? inspector.recoveryReport) { out.line("  " + line) }
-            out.flush()
+            try out.flush()
         }
     }
 

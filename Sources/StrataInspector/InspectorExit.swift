@@ -57,7 +57,7 @@ struct InspectorFailure: Error {
         case let error as StorageError:
             self.init(Self.exit(for: error.code), Self.describe(error))
         case let error as StrataError:
-            self.init(Self.exit(for: error.code), error.message)
+            self.init(Self.exit(for: error.code), NearestName.message(for: error))
         default:
             self.init(.io, "\(error)")
         }
@@ -82,6 +82,9 @@ struct InspectorFailure: Error {
 
     /// The message, followed by the file and offset of a corruption when the message lacks them.
     private static func describe(_ error: StorageError) -> String {
+        if error.code == .locked {
+            return error.message + " Read-only commands (info, schema, query, count, export, log, verify, stats) work meanwhile."
+        }
         guard error.code == .corrupted, let file = error.file else { return error.message }
         var where_ = "file: \(file)"
         if let offset = error.offset { where_ += ", offset: \(offset)" }

@@ -38,7 +38,7 @@ struct LogCommand: ParsableCommand {
                     [String(entry.lsn), Self.time(entry.time), entry.kind, Self.changes(entry), String(entry.bytesOnDisk)]
                 }).write(to: out)
             }
-            out.flush()
+            try out.flush()
         }
     }
 

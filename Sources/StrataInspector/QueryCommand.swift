@@ -53,8 +53,8 @@ struct QueryCommand: ParsableCommand {
             var progress = ProgressBar("Writing", total: rows.rows.count)
             let out = OutputBuffer()
             format.write(rows, keys: wanted ?? rows.keys, to: out, progress: &progress)
-            out.flush()
             progress.finish()
+            try out.flush()
         }
     }
 }

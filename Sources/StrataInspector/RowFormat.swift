@@ -26,8 +26,14 @@ enum RowFormat: String, ExpressibleByArgument, CaseIterable {
         }
         switch self {
         case .table:
-            let texts = rows.rows.map { cells($0).map { RowText.text(of: $0.value) } }
-            TableWriter(header: keys, rows: texts).write(to: output)
+            // Two passes (to text, then aligned): each is half of the bar.
+            var texts: [[String]] = []
+            texts.reserveCapacity(rows.rows.count)
+            for (index, row) in rows.rows.enumerated() {
+                texts.append(cells(row).map { RowText.text(of: $0.value) })
+                progress.update((index + 1) / 2)
+            }
+            TableWriter(header: keys, rows: texts).write(to: output) { progress.update((rows.rows.count + $0) / 2) }
         case .json:
             output.line("[")
             for (index, row) in rows.rows.enumerated() {
@@ -55,7 +61,8 @@ struct TableWriter {
     var header: [String]
     var rows: [[String]]
 
-    func write(to output: OutputBuffer) {
+    /// Writes the table, calling `rendered` with the number of rows written so far.
+    func write(to output: OutputBuffer, rendered: (Int) -> Void = { _ in }) {
         var widths = header.map(\.count)
         for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
         let numeric = header.indices.map { column in
@@ -69,7 +76,10 @@ struct TableWriter {
         }
         output.line(render(header))
         output.line(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
-        for row in rows { output.line(render(row)) }
+        for (index, row) in rows.enumerated() {
+            output.line(render(row))
+            rendered(index + 1)
+        }
     }
 }
 

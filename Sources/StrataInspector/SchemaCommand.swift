@@ -35,7 +35,7 @@ struct SchemaCommand: ParsableCommand {
                     for row in rows { out.line(TableWriter.pad(row, widths: Self.widths(rows))) }
                 }
             }
-            out.flush()
+            try out.flush()
         }
     }
 

@@ -31,7 +31,7 @@ struct StatsCommand: ParsableCommand {
             }
             let out = OutputBuffer()
             TableWriter(header: ["ENTITY", "COLUMN", "TYPE", "ROWS", "NILS", "MEMORY", "DISK"], rows: rows).write(to: out)
-            out.flush()
+            try out.flush()
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Strata
 
 /// The store directory every command takes first.
@@ -58,7 +59,16 @@ struct FilterOptions: ParsableArguments {
             let name = String(argument[..<equals]).trimmingPrefix("$")
             variables[String(name)] = Self.typedValue(String(argument[argument.index(after: equals)...]))
         }
-        return try ObjectPredicate(format: predicateText, arguments: [], variables: variables.isEmpty ? nil : variables)
+        let predicate = try ObjectPredicate(format: predicateText, arguments: [], variables: variables.isEmpty ? nil : variables)
+        if let missing = predicate.variableNames.first {
+            let column = predicateText.range(of: "$" + missing).map { predicateText.distance(from: predicateText.startIndex, to: $0.lowerBound) } ?? 0
+            throw InspectorFailure(.predicate, """
+                the predicate uses $\(missing), which has no value; give one with --arg \(missing)=VALUE.
+                \(predicateText)
+                \(String(repeating: " ", count: column))^
+                """)
+        }
+        return predicate
     }
 
     /// A `--arg` value: `nil`, true/false, an integer, a double, or else a string

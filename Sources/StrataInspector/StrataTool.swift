@@ -30,6 +30,11 @@ struct StrataTool: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
+            // `print` buffers: a full disk shows only now.
+            if fflush(nil) != 0 {
+                Console.error("strata: cannot write the output: \(String(cString: strerror(errno))).")
+                Foundation.exit(InspectorExit.io.rawValue)
+            }
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
         } catch {

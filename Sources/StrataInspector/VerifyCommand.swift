@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import Strata
+import StrataStorage
 
 /// `strata verify STORE [--deep]`.
 struct VerifyCommand: ParsableCommand {
@@ -21,23 +23,39 @@ struct VerifyCommand: ParsableCommand {
     @Flag(help: "Also decode every snapshot chunk and check the object graph's invariants.")
     var deep = false
 
+    /// About how many bytes verification reads, for the progress bar: the log once, each
+    /// snapshot twice (opening, then its checksums), three times with `--deep` (decoding).
+    private func expectedReading() -> Int64 {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: target.store)) ?? []
+        return names.reduce(0) { total, name in
+            let size = ((try? FileManager.default.attributesOfItem(atPath: "\(target.store)/\(name)"))?[.size] as? Int64) ?? 0
+            if StoreFileNames.snapshotLSN(name) != nil { return total + size * (deep ? 3 : 2) }
+            return total + (StoreFileNames.segmentLSN(name) != nil ? size : 0)
+        }
+    }
+
     func run() throws {
         try reportingFailures {
-            if Console.errorIsTerminal { Console.error("Verifying \(target.store)…") }
-            let report = try StoreInspector.verify(at: target.store, deep: deep)
+            let report = try ReadProgress.run("Verifying \(target.store)", expectedBytes: expectedReading()) {
+                try StoreInspector.verify(at: target.store, deep: deep)
+            }
             let out = OutputBuffer()
             out.line("Checked:")
             for check in report.checks { out.line("  ok  \(check)") }
-            for finding in report.findings {
+            // The same damage can be found twice (opening the store, then checking each
+            // snapshot file): report it once.
+            var seen = Set<String>()
+            let findings = report.findings.filter { seen.insert("\($0.severity.rawValue) \($0.message)").inserted }
+            for finding in findings {
                 var line = "  \(finding.severity.rawValue)  \(finding.message)"
                 if let file = finding.file, !finding.message.contains(file) {
                     line += " [\(file)" + (finding.offset.map { ", offset \($0)" } ?? "") + "]"
                 }
                 out.line(line)
             }
-            let errors = report.findings.filter { $0.severity == .error }.count
+            let errors = findings.filter { $0.severity == .error }.count
             out.line(report.isSound ? "The store is sound." : "\(errors) \(errors == 1 ? "problem" : "problems") found.")
-            out.flush()
+            try out.flush()
             if !report.isSound {
                 var summary = "verification failed: \(errors) \(errors == 1 ? "problem" : "problems")"
                 if let corruption = report.firstCorruption, let file = corruption.file {

@@ -51,13 +51,28 @@ import Testing
         #expect(verify.stderr.contains("verification failed"))
     }
 
+    @Test func aDamagedSnapshotIsReportedOnceByVerify() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try Inspector.copy(Inspector.checkpointedStore, into: directory.path)
+        let snapshot = "\(store)/snapshot-00000000000000000005.snap"
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: snapshot)))
+        bytes[100] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: snapshot))
+        try expectFailure(["count", store, "Person"], exit: 4, "snapshot-00000000000000000005.snap", "offset")
+        let verify = try Inspector.run(["verify", store, "--deep"])
+        #expect(verify.status == 4)
+        #expect(verify.stdout.components(separatedBy: "  error  ").count == 2, "\(verify.stdout)")
+        #expect(verify.stdout.hasSuffix("1 problem found.\n"))
+    }
+
     @Test func writingWhileAnotherProcessWritesExitsWith5() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try Inspector.copy(Inspector.logStore, into: directory.path)
         let writer = try PersistentStore.open(at: store)
         defer { try? writer.close() }
-        try expectFailure(["checkpoint", store], exit: 5, "open for writing in another process")
+        try expectFailure(["checkpoint", store], exit: 5, "open for writing in another process", "Read-only commands")
         try expectFailure(["update", store, "Person", "--set", "age=1"], exit: 5)
         // Readers still work while the writer holds the lock.
         let count = try Inspector.run(["count", store, "Person"])
@@ -72,10 +87,27 @@ import Testing
         try expectFailure(["export", Inspector.logStore, "Pets"], exit: 6, "did you mean 'Pet'?")
     }
 
+    @Test func unknownNamesNameTheNearestEvenWhenFarOff() throws {
+        try expectFailure(["query", Inspector.logStore, "Zebra"], exit: 6, "did you mean '", "Its entities are: ")
+        try expectFailure(["count", Inspector.logStore, "Person", "--where", "zzz > 1"], exit: 6, "did you mean '")
+        try expectFailure(["query", Inspector.logStore, "Person", "--sort", "qqqq"], exit: 6, "did you mean '")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try Inspector.copy(Inspector.logStore, into: directory.path)
+        // An abbreviation suggests the key it starts.
+        try expectFailure(["update", store, "Person", "--set", "nick=Al"], exit: 6, "did you mean 'nickname'?")
+        try "nick,age\nAl,3\n".write(toFile: directory.appending("abbrev.csv"), atomically: true, encoding: .utf8)
+        try expectFailure(["import", store, "Person", directory.appending("abbrev.csv")], exit: 8,
+                          "abbrev.csv:1: unknown key 'nick'; did you mean 'nickname'?", "Nothing was imported")
+        let run = try Inspector.run(["count", store, "Person", "--where", "agex > 1"])
+        #expect(!run.stderr.contains("?."), "stray period after the question mark: \(run.stderr)")
+    }
+
     @Test func predicateSyntaxExitsWith7WithACaret() throws {
         try expectFailure(["query", Inspector.logStore, "Person", "--where", "age >= AND"], exit: 7,
                           "column 8", "age >= AND\n       ^")
-        try expectFailure(["count", Inspector.logStore, "Person", "--where", "age > $limit"], exit: 7, "$limit")
+        try expectFailure(["count", Inspector.logStore, "Person", "--where", "age > $limit"], exit: 7, "$limit",
+                          "--arg limit=", "age > $limit\n      ^")
     }
 
     @Test func badImportLinesExitWith8AndImportNothing() throws {
@@ -98,6 +130,25 @@ import Testing
         try expectFailure(["import", store, "Pet", directory.appending("owner.jsonl")], exit: 8, "owner.jsonl:1:", "does not exist")
         #expect(try Inspector.run(["count", store, "Person"]).stdout == "5\n")
         #expect(try Inspector.run(["count", store, "Pet"]).stdout == "3\n")
+    }
+
+    /// A full disk under standard output is an I/O failure (exit 9), not a crash.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func aFullDiskUnderStandardOutputExitsWith9() throws {
+        for arguments in [["export", Inspector.logStore, "Person"], ["info", Inspector.logStore], ["count", Inspector.logStore, "Person"]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Inspector.binary)
+            process.arguments = arguments
+            let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+            let err = Pipe()
+            process.standardOutput = full
+            process.standardError = err
+            try process.run()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit && process.terminationStatus == 9, "\(arguments): \(stderr)")
+            #expect(stderr.contains("cannot write the output: No space left on device"), "\(stderr)")
+        }
     }
 
     @Test func badValuesAndUnreachableLSNsExitWith10() throws {

@@ -21,6 +21,24 @@ import Testing
         #expect(try snapshot() == before)
     }
 
+    /// A torn final write is reported, but only the next writable open cuts it off.
+    @Test func readOnlyCommandsLeaveATornTailInPlace() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try Inspector.copy(Inspector.logStore, into: directory.path)
+        let segment = URL(fileURLWithPath: "\(store)/wal-00000000000000000001.log")
+        let torn = try Data(contentsOf: segment).dropLast(7)
+        try Data(torn).write(to: segment)
+        for arguments in [["info", store], ["query", store, "Person"], ["count", store, "Person"], ["export", store, "Pet"],
+                          ["log", store], ["stats", store]] {
+            let run = try Inspector.run(arguments)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+        }
+        let verify = try Inspector.run(["verify", store, "--deep"])
+        #expect(verify.status == 0 && verify.stdout.contains("warning") && verify.stdout.contains("torn"), "\(verify.stdout)")
+        #expect(try Data(contentsOf: segment) == Data(torn))
+    }
+
     @Test(arguments: ["info", "schema", "create", "import", "export", "query", "count", "update", "delete", "log",
                       "verify", "checkpoint", "stats"])
     func everyCommandHasHelpWithAnExample(_ command: String) throws {

@@ -46,6 +46,7 @@ public final class StoreInspector: Sendable {
     /// `asOf` (the snapshot plus the log replayed up to that LSN).
     ///
     /// - Parameters:
+    ///   - directory: the store directory.
     ///   - asOf: an LSN between ``oldestReachableLSN`` and ``newestLSN``; `nil` for the newest.
     /// - Throws: `StorageError` (`notAStore`, `corrupted` with file and offset,
     ///   `unsupportedFormat`, `io`); `StrataError` ``StrataError/Code/lsnOutOfReach`` when the

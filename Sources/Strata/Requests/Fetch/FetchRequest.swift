@@ -40,7 +40,7 @@ public struct FetchRequest: Sendable, Hashable {
     public var includesPendingChanges = true
     /// Whether objects come back as faults (default `true`); `false` loads their values.
     public var returnsObjectsAsFaults = true
-    /// What the fetch returns (default ``ResultType/objects``), for ``ObjectContext/execute(_:)``.
+    /// What the fetch returns (default ``ResultType/objects``), for ``ObjectContext/execute(_:)-(FetchRequest)``.
     public var resultType: ResultType = .objects
     /// The attributes (and to-one relationships, as keys) of dictionary results
     /// (`nil`: every attribute).
@@ -72,7 +72,7 @@ public struct SortKey: Sendable, Hashable {
     }
 }
 
-/// The result of ``ObjectContext/execute(_:)``, shaped by the request's result type.
+/// The result of ``ObjectContext/execute(_:)-(FetchRequest)``, shaped by the request's result type.
 public enum FetchResult {
     /// Managed objects.
     case objects(FetchedResults)

@@ -2,7 +2,7 @@
 /// comparison type-checked, every `MATCHES` pattern compiled. Only a bound predicate can be
 /// evaluated, so a malformed query fails before any row is read.
 ///
-/// Make one with ``Predicate/bound(to:in:)-(Entity,_)``.
+/// Make one with ``ObjectPredicate/bound(to:in:)-(Entity,_)``.
 ///
 /// For example:
 /// ```swift

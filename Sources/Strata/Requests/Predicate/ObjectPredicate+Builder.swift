@@ -1,7 +1,7 @@
 public import Foundation
 
 /// A value that can stand on either side of a comparison built in Swift: a key path
-/// (``Predicate/Operand``), an ``Predicate/Expression``, or any ``PredicateValueConvertible``
+/// (``ObjectPredicate/Operand``), an ``ObjectPredicate/Expression``, or any ``PredicateValueConvertible``
 /// value (becoming a constant) or array of them (becoming a list).
 public protocol PredicateExpressionConvertible: Sendable {
     /// The expression this value stands for.
@@ -40,8 +40,8 @@ extension Array: PredicateExpressionConvertible where Element: PredicateValueCon
 extension ObjectPredicate {
     /// The left side of a comparison being built in Swift: an expression and its modifier.
     ///
-    /// Start one with ``Predicate/key(_:)``, ``Predicate/any(_:)``, ``Predicate/all(_:)``,
-    /// ``Predicate/none(_:)`` or ``Predicate/variable(_:)``; finish it with an operator
+    /// Start one with ``ObjectPredicate/key(_:)``, ``ObjectPredicate/any(_:)``, ``ObjectPredicate/all(_:)``,
+    /// ``ObjectPredicate/none(_:)`` or ``ObjectPredicate/variable(_:)``; finish it with an operator
     /// (`==`, `!=`, `<`, `<=`, `>`, `>=`) or a method such as ``between(_:_:)``.
     ///
     /// For example:
