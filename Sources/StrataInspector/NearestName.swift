@@ -22,28 +22,8 @@ enum NearestName {
         return message
     }
 
-    /// The shortest candidate that starts with `name` (an abbreviation), else the one with
-    /// the smallest edit distance to it (ignoring case; the first such one on a tie).
+    /// The closest valid name, whatever the distance (``Schema/closestName(to:among:)``).
     static func nearest(to name: String, among candidates: [String]) -> String? {
-        let lowered = name.lowercased()
-        if !lowered.isEmpty, let completion = candidates.filter({ $0.lowercased().hasPrefix(lowered) }).min(by: { $0.count < $1.count }) {
-            return completion
-        }
-        return candidates.min { distance(name, $0) < distance(name, $1) }
-    }
-
-    /// Levenshtein distance, case-insensitive.
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.lowercased()), b = Array(b.lowercased())
-        guard !a.isEmpty else { return b.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in stride(from: 1, through: b.count, by: 1) {
-                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        Schema.closestName(to: name, among: candidates)
     }
 }

@@ -24,7 +24,8 @@ extension StoreInspector {
             return report
         }
         let frames = inspector.records.count
-        report.checks.append("\(frames) log \(frames == 1 ? "frame" : "frames") after the snapshot: checksums and LSN sequence")
+        let scope = inspector.recoveryReport.snapshotFile == nil ? "in the log (no snapshot yet)" : "after the snapshot"
+        report.checks.append("\(frames) log \(frames == 1 ? "frame" : "frames") \(scope): checksums and LSN sequence")
         let replayed = inspector.recoveryReport.replayedTransactions
         report.checks.append("replay of \(replayed) \(replayed == 1 ? "transaction" : "transactions") up to LSN \(inspector.lsn)")
         if let torn = inspector.recoveryReport.tornTail {

@@ -16,6 +16,16 @@ extension Schema {
     public static func nearestName(to name: String, among candidates: [String]) -> String? {
         NameDistance.nearest(to: name, among: candidates)
     }
+
+    /// The name among `candidates` closest to `name` whatever the distance, for tools that
+    /// always offer an alternative (the `strata` inspector): the shortest candidate that
+    /// `name` abbreviates (a prefix, ignoring case), otherwise the one with the smallest edit
+    /// distance (the first such one on a tie). `nil` only when `candidates` is empty.
+    ///
+    /// - Complexity: O(*n* · *m*²) for *n* candidates of length about *m*.
+    public static func closestName(to name: String, among candidates: [String]) -> String? {
+        NameDistance.closest(to: name, among: candidates)
+    }
 }
 
 extension Entity {
@@ -57,6 +67,17 @@ enum NameDistance {
             }
         }
         return best?.name
+    }
+
+    /// The shortest candidate that `name` is a prefix of, else the nearest by edit distance.
+    static func closest(to name: String, among candidates: [String]) -> String? {
+        let target = Array(name.lowercased())
+        if !target.isEmpty, let completion = candidates
+            .filter({ $0.lowercased().hasPrefix(String(target)) })
+            .min(by: { $0.count < $1.count }) {
+            return completion
+        }
+        return candidates.min { levenshtein(target, Array($0.lowercased())) < levenshtein(target, Array($1.lowercased())) }
     }
 
     /// The number of single-character insertions, deletions and substitutions from a to b.

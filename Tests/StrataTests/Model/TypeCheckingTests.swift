@@ -53,4 +53,12 @@ struct TypeCheckingTests {
         expectModelError(.unknownKey) { try entity.existingRelationship(named: "name") }
         #expect(Schema.nearestName(to: "zzzzzz", among: ["name"]) == nil)
     }
+
+    @Test func closestNameAlwaysOffersOneAndPrefersCompletions() {
+        #expect(Schema.closestName(to: "zzzzzz", among: ["name"]) == "name")
+        #expect(Schema.closestName(to: "nick", among: ["name", "nickname", "age"]) == "nickname")
+        #expect(Schema.closestName(to: "AGE", among: ["name", "ages", "age"]) == "age")
+        #expect(Schema.closestName(to: "nmae", among: ["age", "name"]) == "name")
+        #expect(Schema.closestName(to: "x", among: []) == nil)
+    }
 }
