@@ -22,8 +22,6 @@ struct RSSProbe: AsyncParsableCommand {
         /// VmRSS before opening, in bytes: the runtime's own share.
         var baselineBytes: Int?
         var count: Int?
-        /// Set instead of the figures when the Strata side is not written yet.
-        var pending: String?
     }
 
     @Option(help: "The engine that opens the data.")
@@ -36,18 +34,14 @@ struct RSSProbe: AsyncParsableCommand {
         var report = Report(engine: engine.rawValue)
         report.baselineBytes = ResidentSetSize.current()
         var keepAlive: [AnyObject] = []
-        do {
-            switch engine {
-            case .sqlite:
-                report.count = try ResidentMemory.sqliteOpenAndCount(path: path, keepAlive: &keepAlive)
-            case .strata:
-                report.count = try await ResidentMemory.strataOpenAndCount(
-                    directory: URL(fileURLWithPath: path), keepAlive: &keepAlive)
-            }
-            report.residentBytes = ResidentSetSize.current()
-        } catch let pending as StrataPending {
-            report.pending = pending.waitingFor
+        switch engine {
+        case .sqlite:
+            report.count = try ResidentMemory.sqliteOpenAndCount(path: path, keepAlive: &keepAlive)
+        case .strata:
+            report.count = try await ResidentMemory.strataOpenAndCount(
+                directory: URL(fileURLWithPath: path), keepAlive: &keepAlive)
         }
+        report.residentBytes = ResidentSetSize.current()
         withExtendedLifetime(keepAlive) {}
         let data = try JSONEncoder().encode(report)
         print(String(decoding: data, as: UTF8.self))

@@ -84,8 +84,7 @@ struct RunCommand: AsyncParsableCommand {
             print("")
             print(report.storageTable)
         }
-        let notes = Set((report.results.flatMap(\.notes) + report.storageResults.flatMap(\.notes))
-            .filter { !$0.hasPrefix("Strata side pending") })
+        let notes = Set(report.results.flatMap(\.notes) + report.storageResults.flatMap(\.notes))
         for note in notes.sorted() { print("note: \(note)") }
         if let json {
             try report.json().write(to: URL(fileURLWithPath: json))

@@ -9,8 +9,6 @@ import Foundation
 actor FixtureCache {
     private let root: URL
     private var built: Set<String> = []
-    /// Fixtures whose builder is not written yet, so it is not tried again for every run.
-    private var pending: [String: StrataPending] = [:]
 
     /// Creates a cache that keeps its fixtures under `root`.
     init(root: URL) {
@@ -21,14 +19,12 @@ actor FixtureCache {
     /// building it with `build` if this process has not built it yet.
     ///
     /// `build` receives an empty directory to fill. If it throws, nothing is cached and the
-    /// error propagates (a Strata builder that throws ``StrataPending`` marks every workload
-    /// that needs it as pending).
+    /// error propagates.
     ///
     /// - Returns: `destination`.
     func copy(_ key: String, to destination: URL,
               build: @Sendable (URL) async throws -> Void) async throws -> URL {
         let source = root.appendingPathComponent(key, isDirectory: true)
-        if let waiting = pending[key] { throw waiting }
         if !built.contains(key) {
             try? FileManager.default.removeItem(at: source)
             try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
@@ -37,7 +33,6 @@ actor FixtureCache {
                 try await build(source)
             } catch {
                 try? FileManager.default.removeItem(at: source)
-                if let waiting = error as? StrataPending { pending[key] = waiting }
                 throw error
             }
             built.insert(key)

@@ -13,7 +13,7 @@ extension Report {
             let verdict: String = switch result.isMet(limits: limits) {
             case true?: "met"
             case false?: "NOT MET"
-            case nil: result.status == .pending ? "pending" : "n/a"
+            case nil: "n/a"
             }
             rows.append([
                 benchmark.name,

@@ -30,7 +30,6 @@ extension Report {
     private func cell(_ value: Double?, status: SideStatus, unit: MetricUnit) -> String {
         if let value { return unit.format(value) }
         switch status {
-        case .pending: return "pending"
         case .failed: return "failed"
         case .measured, .skipped: return "—"
         }
@@ -40,7 +39,7 @@ extension Report {
         switch result.isMet(limits: limits) {
         case true?: "met"
         case false?: "NOT MET"
-        case nil: result.strataStatus == .pending ? "pending" : "n/a"
+        case nil: "n/a"
         }
     }
 }

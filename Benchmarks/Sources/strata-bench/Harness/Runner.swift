@@ -57,7 +57,7 @@ final class Runner {
         return result
     }
 
-    /// Runs `measure` up to `runs` times; stops at the first pending or failed run.
+    /// Runs `measure` up to `runs` times; stops at the first failed run.
     private func repeated(_ workloadName: String, unit: MetricUnit, side: String, runs: Int,
                           _ measure: Measurement, notes: inout [String]) async -> ([Double], SideStatus) {
         var values: [Double] = []
@@ -72,10 +72,6 @@ final class Runner {
                 let value = try await measure(context)
                 values.append(value)
                 log("\(name): \(unit.format(value))")
-            } catch let pending as StrataPending {
-                notes.append(pending.description)
-                log("\(name): pending (\(pending.waitingFor))")
-                return ([], .pending)
             } catch {
                 notes.append("\(side) failed: \(error)")
                 log("\(name): FAILED: \(error)")

@@ -2,8 +2,6 @@
 enum SideStatus: String, Sendable, Codable {
     /// Every run produced a figure.
     case measured
-    /// The Strata API the workload needs has not landed (``StrataPending``).
-    case pending
     /// A run threw; see the note.
     case failed
     /// The workload was not run on this side.
@@ -17,7 +15,7 @@ struct WorkloadResult: Sendable {
     var strataStatus: SideStatus = .skipped
     var sqliteRuns: [Double] = []
     var sqliteStatus: SideStatus = .skipped
-    /// Why a side is pending or failed, for the report.
+    /// Why a side failed, and where a figure comes from, for the report.
     var notes: [String] = []
 
     /// Strata's median, or `nil` unless every run produced a figure.

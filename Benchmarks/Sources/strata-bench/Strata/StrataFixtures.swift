@@ -53,6 +53,20 @@ enum StrataFixtures {
         }
     }
 
+    /// Copies the to-do store into the run's directory and opens it with the application's
+    /// schema and ``options``; neither step is timed by the workloads that call it.
+    static func openTodoStore(for run: RunContext) async throws -> PersistentStore {
+        let directory = try await todoStore(for: run)
+        return try PersistentStore.open(at: directory.path, schema: todoSchema, options: options)
+    }
+
+    /// Copies the people store into the run's directory and opens it with ``personSchema``
+    /// and ``options``; neither step is timed by the workloads that call it.
+    static func openPersonStore(for run: RunContext) async throws -> PersistentStore {
+        let directory = try await personStore(for: run)
+        return try PersistentStore.open(at: directory.path, schema: personSchema, options: options)
+    }
+
     /// Creates a store in the empty `directory` holding `items` as `TodoItem` objects
     /// (name: string, createdAt: date, done: bool), checkpointed, and closes it.
     static func buildTodoStore(at directory: URL, items: [TodoItem]) async throws {

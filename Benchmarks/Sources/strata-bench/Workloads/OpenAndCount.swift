@@ -14,9 +14,8 @@ enum OpenAndCount {
     /// the application's schema (recovery and loading the snapshot included) and counting the
     /// `TodoItem`s. Returns seconds.
     ///
-    /// The count is `PersistentStore.rowCounts`, the store's own per-entity row count; a
-    /// count fetch request would be what an application writes (pending with the fetch
-    /// workloads).
+    /// The count is `PersistentStore.rowCounts`, the store's own per-entity row count, not a
+    /// count fetch request (those are measured by `predicate-count`).
     static func strata(_ run: RunContext) async throws -> Double {
         let directory = try await StrataFixtures.todoStore(for: run).path
         let (store, seconds) = try Stopwatch.time {

@@ -34,7 +34,6 @@ enum ResidentMemory {
     static func probe(engine: RSSProbe.Engine, path: String) throws -> Double {
         let output = try ChildProcess.runSelf(["rss-probe", "--engine", engine.rawValue, "--path", path])
         let report = try JSONDecoder().decode(RSSProbe.Report.self, from: Data(output.utf8))
-        if let pending = report.pending { throw StrataPending(pending) }
         guard let bytes = report.residentBytes else {
             throw ChildProcessError(arguments: ["rss-probe"], status: 0, output: output)
         }
