@@ -31,10 +31,13 @@ let package = Package(
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]
         ),
+        // Layer 1: one header-only C function, the CPU's CRC-32C instruction (Swift has no
+        // intrinsic for it); CRC32C.swift falls back to portable Swift when the CPU lacks it.
+        .target(name: "CCRC32C"),
         // Layer 2: bytes on disk — frames, log segments, snapshots, recovery, the I/O seam.
         .target(
             name: "StrataStorage",
-            dependencies: ["CLZ4"],
+            dependencies: ["CLZ4", "CCRC32C"],
             swiftSettings: strictSettings
         ),
         // Layers 3–6: model, store coordinator, contexts and objects, requests.

@@ -93,4 +93,40 @@ import StrataTestSupport
         #expect(detected == original.count * 8)
         print("snapshot bit flips: \(original.count * 8), detected: \(detected)")
     }
+
+    /// `verifyChecksums()` keeps the bytes it verified and `readChunk` decodes from them; a
+    /// chunk read from the file (no verified image, or after `releaseVerifiedImage()`) is
+    /// checksummed first, so damage on disk is a `corrupted` error, never wrong data.
+    @Test func chunkReadFromFileIsVerified() throws {
+        let fs = SimulatedFileSystem()
+        let chunks = [Self.chunk(rows: 60, seed: 3, nulls: true), Self.chunk(rows: 40, seed: 4, nulls: false)]
+        let name = try Self.writeSnapshot(fs, chunks: chunks)
+        let path = "/s/\(name)"
+        let original = fs.contents(of: path)!
+        func isCorrupted(_ body: () throws -> Void) -> Bool {
+            do { try body(); return false } catch let error as StorageError { return error.code == .corrupted } catch { return false }
+        }
+        let reader = try SnapshotReader(fileSystem: fs, directory: "/s", name: name)
+        try reader.verifyChecksums()
+        let second = reader.chunks[1]
+        for offset in [Int(second.offset) + 3, Int(second.offset) + second.length - 1] {
+            var damaged = original
+            damaged[offset] ^= 0x10
+            fs.setContents(of: path, to: damaged)
+            // Verified before the damage: served from memory, unchanged.
+            #expect(try reader.readChunk(1) == chunks[1])
+            // A reader without the image checks the file and refuses the chunk.
+            let fresh = try SnapshotReader(fileSystem: fs, directory: "/s", name: name)
+            #expect(try fresh.readChunk(0) == chunks[0])
+            #expect(isCorrupted { _ = try fresh.readChunk(1) }, "offset \(offset)")
+            #expect(isCorrupted { try fresh.verifyChecksums() }, "offset \(offset)")
+        }
+        reader.releaseVerifiedImage()
+        #expect(isCorrupted { _ = try reader.readChunk(1) })
+        // Cut short after the reader was opened.
+        fs.setContents(of: path, to: Array(original[..<(Int(second.offset) + 10)]))
+        #expect(isCorrupted { _ = try reader.readChunk(1) })
+        fs.setContents(of: path, to: original)
+        #expect(try reader.readChunk(1) == chunks[1])
+    }
 }

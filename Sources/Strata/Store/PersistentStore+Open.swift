@@ -129,8 +129,12 @@ extension PersistentStore {
 }
 
 /// Reads every chunk of a snapshot, on both cores when there are many.
+///
+/// Recovery has already read and checksummed every chunk (`verifyChecksums()`), so the chunks
+/// are decoded from that in-memory image; it is released once they are all decoded.
 enum SnapshotLoader {
     static func readAll(_ snapshot: SnapshotReader) throws -> [[ColumnChunk]] {
+        defer { snapshot.releaseVerifiedImage() }
         let count = snapshot.chunks.count
         let results = ResultSlots(count: count)
         DispatchQueue.concurrentPerform(iterations: min(count, 2 * ProcessInfo.processInfo.activeProcessorCount)) { worker in

@@ -22,7 +22,7 @@ final class WriteAheadLog: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var segment: Segment
-    private var pending: [UInt8] = []
+    private var pending = PendingBatch()
     private var pendingLastLSN: UInt64
     private var nextLSN: UInt64
     private var writtenLSN: UInt64
@@ -209,14 +209,17 @@ final class WriteAheadLog: @unchecked Sendable {
         flushing = true
         let batch = pending
         let last = pendingLastLSN
-        pending = []
-        pending.reserveCapacity(batch.count)
+        pending = PendingBatch(reservingCapacity: batch.copiedCount)
         let target = segment
         condition.unlock()
         var flushError: StorageError?
         do {
-            if !batch.isEmpty {
-                try Self.wrap("Writing to log segment \(target.name)") { try target.handle.writeAll(batch, at: target.end) }
+            // The pieces back to back: usually one; a large payload is written from its own
+            // buffer instead of being copied into the batch.
+            var offset = target.end
+            for piece in batch.allPieces {
+                try Self.wrap("Writing to log segment \(target.name)") { try target.handle.writeAll(piece, at: offset) }
+                offset += Int64(piece.count)
             }
             if forceSync {
                 try Self.wrap("Syncing log segment \(target.name)") { try target.handle.sync() }

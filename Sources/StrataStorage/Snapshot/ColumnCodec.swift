@@ -47,65 +47,97 @@ enum ColumnCodec {
     /// Decodes exactly `table.columns.count` columns of `rows` rows each, checking every kind
     /// and length against the descriptor and the bytes left.
     static func decode(_ bytes: [UInt8], table: TableDescriptor, rows: Int) throws -> [ColumnChunk] {
-        var r = ByteReader(bytes)
+        try bytes.withUnsafeBytes { try decode($0, table: table, rows: rows) }
+    }
+
+    /// Decodes exactly `table.columns.count` columns of `rows` rows each, checking every kind
+    /// and length against the descriptor and the bytes left. Values are copied in bulk
+    /// (little-endian hosts) straight from `bytes`.
+    ///
+    /// - Complexity: O(`bytes.count`).
+    static func decode(_ bytes: UnsafeRawBufferPointer, table: TableDescriptor, rows: Int) throws -> [ColumnChunk] {
+        var r = RawReader(bytes)
         var columns: [ColumnChunk] = []
         columns.reserveCapacity(table.columns.count)
         for descriptor in table.columns {
-            guard let kind = ColumnKind(rawValue: try r.readUInt8()), kind == descriptor.kind else {
+            let header = try r.take(8)
+            guard let kind = ColumnKind(rawValue: header[0]), kind == descriptor.kind else {
                 throw DecodeError("column \(descriptor.name) has the wrong type")
             }
-            let encoding = try r.readUInt8()
-            let hasValidity = try r.readUInt8()
-            _ = try r.readUInt8()
-            let n = Int(try r.readUInt32())
+            let encoding = header[1]
+            let hasValidity = header[2]
+            let n = Int(UInt32(littleEndian: header.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
             guard n == rows, hasValidity <= 1 else { throw DecodeError("column \(descriptor.name) has \(n) rows, expected \(rows)") }
             guard kind == .int64 || encoding == plainEncoding else {
                 throw DecodeError("column \(descriptor.name) uses encoding \(encoding), unknown to this version")
             }
-            let validity = hasValidity == 1 ? try readBitmap(&r, count: n) : nil
+            let validity = hasValidity == 1 ? readBitmap(try r.take((n + 7) / 8), count: n) : nil
             let values: ColumnValues
             switch kind {
             case .bool:
-                values = .bool(try readBitmap(&r, count: n))
+                values = .bool(readBitmap(try r.take((n + 7) / 8), count: n))
             case .int64:
                 guard encoding == deltaEncoding || encoding == plainEncoding else { throw DecodeError("unknown integer encoding") }
-                let raw = try r.readBytes(n * 8)
-                var out = [Int64](repeating: 0, count: n)
-                raw.withUnsafeBytes { src in
+                let src = try r.take(n * 8)
+                let delta = encoding == deltaEncoding
+                values = .int64([Int64](unsafeUninitializedCapacity: n) { out, count in
                     var previous: Int64 = 0
                     for i in 0..<n {
-                        let x = Int64(littleEndian: src.loadUnaligned(fromByteOffset: i * 8, as: Int64.self))
-                        previous = encoding == deltaEncoding ? previous &+ x : x
-                        out[i] = previous
+                        let x = Int64(littleEndian: src.loadUnaligned(fromByteOffset: i &* 8, as: Int64.self))
+                        previous = delta ? previous &+ x : x
+                        out.initializeElement(at: i, to: previous)
                     }
-                }
-                values = .int64(out)
+                    count = n
+                })
             case .double:
-                let raw = try r.readBytes(n * 8)
-                var out = [Double](repeating: 0, count: n)
-                raw.withUnsafeBytes { src in
+                let src = try r.take(n * 8)
+                values = .double([Double](unsafeUninitializedCapacity: n) { out, count in
+                    #if _endian(little)
+                    if n > 0 { UnsafeMutableRawPointer(out.baseAddress!).copyMemory(from: src.baseAddress!, byteCount: n * 8) }
+                    #else
                     for i in 0..<n {
-                        out[i] = Double(bitPattern: UInt64(littleEndian: src.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)))
+                        out.initializeElement(at: i, to: Double(bitPattern: UInt64(littleEndian: src.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))))
                     }
-                }
-                values = .double(out)
+                    #endif
+                    count = n
+                })
             case .bytes:
-                let raw = try r.readBytes((n + 1) * 4)
-                var offsets = [UInt32](repeating: 0, count: n + 1)
-                raw.withUnsafeBytes { src in
-                    for i in 0...n { offsets[i] = UInt32(littleEndian: src.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)) }
+                let src = try r.take((n + 1) * 4)
+                var ordered = true
+                let offsets = [UInt32](unsafeUninitializedCapacity: n + 1) { out, count in
+                    var previous: UInt32 = 0
+                    for i in 0...n {
+                        let x = UInt32(littleEndian: src.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
+                        ordered = ordered && x >= previous
+                        previous = x
+                        out.initializeElement(at: i, to: x)
+                    }
+                    count = n + 1
                 }
                 guard offsets[0] == 0 else { throw DecodeError("column \(descriptor.name) offsets do not start at 0") }
-                for i in 0..<n where offsets[i] > offsets[i + 1] {
-                    throw DecodeError("column \(descriptor.name) offsets are not increasing")
-                }
-                let data = try r.readBytes(Int(offsets[n]))
-                values = .bytes(ByteColumn(offsets: offsets, data: Array(data)))
+                guard ordered else { throw DecodeError("column \(descriptor.name) offsets are not increasing") }
+                let data = try r.take(Int(offsets[n]))
+                values = .bytes(ByteColumn(offsets: offsets, data: [UInt8](data)))
             }
             columns.append(ColumnChunk(values: values, validity: validity))
         }
-        guard r.isAtEnd else { throw DecodeError("\(r.remaining) unexpected bytes after the last column") }
+        guard r.remaining == 0 else { throw DecodeError("\(r.remaining) unexpected bytes after the last column") }
         return columns
+    }
+
+    /// Takes bounded slices off the front of a raw buffer.
+    private struct RawReader {
+        let bytes: UnsafeRawBufferPointer
+        var offset = 0
+        init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+        var remaining: Int { bytes.count - offset }
+
+        /// The next `count` bytes; `count` is checked against what is left first.
+        mutating func take(_ count: Int) throws -> UnsafeRawBufferPointer {
+            guard count >= 0, remaining >= count else { throw DecodeError("the chunk is cut short") }
+            defer { offset += count }
+            return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
+        }
     }
 
     struct DecodeError: Error, CustomStringConvertible {
@@ -122,9 +154,13 @@ enum ColumnCodec {
         if bits.count & 7 != 0 { w.write(byte) }
     }
 
-    private static func readBitmap(_ r: inout ByteReader, count: Int) throws -> [Bool] {
-        let bytes = try r.readBytes((count + 7) / 8)
-        let base = bytes.startIndex
-        return (0..<count).map { bytes[base + $0 >> 3] & (1 << UInt8($0 & 7)) != 0 }
+    /// The first `count` bits of `bytes` (which holds at least `(count + 7) / 8` bytes).
+    private static func readBitmap(_ bytes: UnsafeRawBufferPointer, count: Int) -> [Bool] {
+        [Bool](unsafeUninitializedCapacity: count) { out, initialized in
+            for i in 0..<count {
+                out.initializeElement(at: i, to: bytes[i &>> 3] & (1 << UInt8(i & 7)) != 0)
+            }
+            initialized = count
+        }
     }
 }

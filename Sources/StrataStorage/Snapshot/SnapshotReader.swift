@@ -1,7 +1,10 @@
+import Synchronization
+
 /// Reads a snapshot: its header and footer index at open, then any chunk on demand.
 ///
-/// Every length is bounded before allocation; a chunk is verified (magic, table, row count,
-/// checksum, decompressed size, column layout) each time it is read.
+/// Every length is bounded before allocation. A chunk read from the file is verified (magic,
+/// table, row count, checksum) before it is decompressed, and its decompressed size and
+/// column layout are checked each time it is decoded.
 public final class SnapshotReader: Sendable {
     /// The snapshot's file name.
     public let name: String
@@ -21,6 +24,8 @@ public final class SnapshotReader: Sendable {
     public let fileSize: Int64
     private let handle: any FileHandle
     private let path: String
+    /// Set by ``verifyChecksums()``; ``readChunk(_:)`` decodes from it instead of the file.
+    private let verifiedImage = Mutex<VerifiedImage?>(nil)
 
     /// Opens `directory/name` and reads its header and footer.
     ///
@@ -85,53 +90,127 @@ public final class SnapshotReader: Sendable {
 
     /// Reads, verifies and decodes chunk number `index` (into ``chunks``).
     ///
+    /// After ``verifyChecksums()`` the chunk comes from the in-memory image that call read and
+    /// verified, so the file is not read again; otherwise it is read from the file and its
+    /// header and checksum are verified first. Either way, the decompressed size and the
+    /// column layout are checked.
+    ///
+    /// - Throws: ``StorageError/Code/corrupted`` naming the chunk's offset when anything
+    ///   does not verify; ``StorageError/Code/io`` when the read fails.
     /// - Complexity: O(rows in the chunk).
     public func readChunk(_ index: Int) throws -> [ColumnChunk] {
         let info = chunks[index]
-        let raw = try readVerifiedPayload(info)
-        do {
-            return try ColumnCodec.decode(raw, table: tables[info.table], rows: info.rowCount)
-        } catch {
-            throw StorageError(.corrupted, "Snapshot \(name) chunk #\(index) does not decode (\(error)).", file: path, offset: info.offset)
+        if let image = verifiedImage.withLock({ $0 }) {
+            let start = Int(info.offset - image.start)
+            return try image.bytes.withUnsafeBytes { all in
+                try decode(UnsafeRawBufferPointer(rebasing: all[start..<start + info.length]), info, index, verified: true)
+            }
         }
+        let bytes = try readRange(count: info.length, at: info.offset)
+        return try bytes.withUnsafeBytes { try decode($0, info, index, verified: false) }
     }
 
-    /// Checks every chunk's checksum without decoding the columns.
+    /// Checks every chunk's header and checksum without decoding the columns, reading the
+    /// whole chunk region with one read.
+    ///
+    /// The verified bytes are kept in memory, and later ``readChunk(_:)`` calls decode from
+    /// them, so opening a store reads and checksums each chunk once. Call
+    /// ``releaseVerifiedImage()`` once the chunks are loaded to free that memory.
+    ///
+    /// - Throws: ``StorageError/Code/corrupted`` naming the first bad chunk's offset.
+    /// - Complexity: O(file size).
     public func verifyChecksums() throws {
-        for info in chunks { _ = try readStored(info) }
-    }
-
-    private func readStored(_ info: SnapshotChunkInfo) throws -> (header: [UInt8], stored: [UInt8], compressed: Bool) {
-        let bytes = try WriteAheadLog.wrap("Reading snapshot \(name)") { try handle.read(count: info.length, at: info.offset) }
-        func corrupt(_ reason: String) -> StorageError {
-            StorageError(.corrupted, "Snapshot \(name) is damaged (\(reason)) at byte \(info.offset). Strata will fall back to an older snapshot when one is kept; otherwise restore from a backup.", file: path, offset: info.offset)
+        guard let first = chunks.first, let last = chunks.last else { return }
+        let start = first.offset, end = last.offset + Int64(last.length)
+        let bytes = try readRange(count: Int(end - start), at: start)
+        try bytes.withUnsafeBytes { all in
+            for info in chunks {
+                let from = Int(info.offset - start)
+                _ = try checkStored(UnsafeRawBufferPointer(rebasing: all[from..<from + info.length]), info)
+            }
         }
-        guard bytes.count == info.length else { throw corrupt("chunk cut short") }
-        var r = ByteReader(bytes)
-        guard try r.readUInt32() == SnapshotLayout.chunkMagic,
-              Int(try r.readUInt32()) == info.table,
-              Int(try r.readUInt32()) == info.rowCount else { throw corrupt("chunk header does not match the index") }
-        let storedLength = Int(try r.readUInt32())
-        let rawLength = Int(try r.readUInt32())
-        let flags = try r.readUInt8()
-        try r.skip(3)
-        let crc = try r.readUInt32()
-        guard storedLength == info.length - SnapshotLayout.chunkHeaderSize, rawLength == info.rawLength,
-              flags & ~SnapshotLayout.compressedFlag == 0 else { throw corrupt("impossible chunk lengths") }
-        let stored = Array(bytes[SnapshotLayout.chunkHeaderSize...])
-        var check = stored.withUnsafeBytes { CRC32C.update(CRC32C.initial, $0) }
-        check = bytes.withUnsafeBytes { CRC32C.update(check, UnsafeRawBufferPointer(rebasing: $0[0..<24])) }
-        guard CRC32C.finalize(check) == crc else { throw corrupt("chunk checksum mismatch") }
-        if flags == 0 && storedLength != rawLength { throw corrupt("impossible chunk lengths") }
-        return (Array(bytes[0..<SnapshotLayout.chunkHeaderSize]), stored, flags != 0)
+        verifiedImage.withLock { $0 = VerifiedImage(start: start, bytes: bytes) }
     }
 
-    private func readVerifiedPayload(_ info: SnapshotChunkInfo) throws -> [UInt8] {
-        let (_, stored, compressed) = try readStored(info)
-        guard compressed else { return stored }
+    /// Frees the image kept by ``verifyChecksums()``; later reads go to the file again.
+    public func releaseVerifiedImage() {
+        verifiedImage.withLock { $0 = nil }
+    }
+
+    private func corrupt(_ info: SnapshotChunkInfo, _ reason: String) -> StorageError {
+        StorageError(.corrupted, "Snapshot \(name) is damaged (\(reason)) at byte \(info.offset). Strata will fall back to an older snapshot when one is kept; otherwise restore from a backup.", file: path, offset: info.offset)
+    }
+
+    /// Reads exactly `count` bytes at `offset` into a buffer that is not zero-filled first.
+    private func readRange(count: Int, at offset: Int64) throws -> [UInt8] {
+        try WriteAheadLog.wrap("Reading snapshot \(name)") {
+            var failure: (any Error)?
+            // Only the `done` bytes the file system wrote are exposed.
+            let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                var done = 0
+                let raw = UnsafeMutableRawBufferPointer(buffer)
+                do {
+                    while done < count {
+                        let n = try handle.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[done...]), at: offset + Int64(done))
+                        if n == 0 { break }
+                        done += n
+                    }
+                } catch {
+                    failure = error
+                }
+                initialized = done
+            }
+            if let failure { throw failure }
+            return bytes
+        }
+    }
+
+    /// Checks a chunk's header against the index and its checksum, in place.
+    ///
+    /// - Returns: whether the payload (the bytes after the 28-byte header) is compressed.
+    private func checkStored(_ bytes: UnsafeRawBufferPointer, _ info: SnapshotChunkInfo) throws -> Bool {
+        guard bytes.count == info.length, bytes.count >= SnapshotLayout.chunkHeaderSize else { throw corrupt(info, "chunk cut short") }
+        func u32(_ at: Int) -> UInt32 { UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
+        guard u32(0) == SnapshotLayout.chunkMagic, Int(u32(4)) == info.table,
+              Int(u32(8)) == info.rowCount else { throw corrupt(info, "chunk header does not match the index") }
+        let storedLength = Int(u32(12)), rawLength = Int(u32(16))
+        let flags = bytes[20]
+        guard storedLength == info.length - SnapshotLayout.chunkHeaderSize, rawLength == info.rawLength,
+              flags & ~SnapshotLayout.compressedFlag == 0 else { throw corrupt(info, "impossible chunk lengths") }
+        var check = CRC32C.update(CRC32C.initial, UnsafeRawBufferPointer(rebasing: bytes[SnapshotLayout.chunkHeaderSize...]))
+        check = CRC32C.update(check, UnsafeRawBufferPointer(rebasing: bytes[0..<24]))
+        guard CRC32C.finalize(check) == u32(24) else { throw corrupt(info, "chunk checksum mismatch") }
+        if flags == 0 && storedLength != rawLength { throw corrupt(info, "impossible chunk lengths") }
+        return flags != 0
+    }
+
+    /// Decompresses (straight from `bytes`) and decodes one stored chunk, header included.
+    private func decode(_ bytes: UnsafeRawBufferPointer, _ info: SnapshotChunkInfo, _ index: Int, verified: Bool) throws -> [ColumnChunk] {
+        let compressed: Bool
+        if verified {
+            compressed = bytes[20] & SnapshotLayout.compressedFlag != 0
+        } else {
+            compressed = try checkStored(bytes, info)
+        }
+        let stored = UnsafeRawBufferPointer(rebasing: bytes[SnapshotLayout.chunkHeaderSize...])
+        func decodeColumns(_ raw: UnsafeRawBufferPointer) throws -> [ColumnChunk] {
+            do {
+                return try ColumnCodec.decode(raw, table: tables[info.table], rows: info.rowCount)
+            } catch {
+                throw StorageError(.corrupted, "Snapshot \(name) chunk #\(index) does not decode (\(error)).", file: path, offset: info.offset)
+            }
+        }
+        guard compressed else { return try decodeColumns(stored) }
         guard let raw = LZ4.decompress(stored, originalSize: info.rawLength) else {
             throw StorageError(.corrupted, "Snapshot \(name) chunk at byte \(info.offset) does not decompress to its declared size.", file: path, offset: info.offset)
         }
-        return raw
+        return try raw.withUnsafeBytes { try decodeColumns($0) }
     }
+}
+
+/// The chunk region of a snapshot, read and verified by `SnapshotReader.verifyChecksums()`.
+private struct VerifiedImage: Sendable {
+    /// File offset of `bytes[0]`.
+    let start: Int64
+    let bytes: [UInt8]
 }
