@@ -21,8 +21,10 @@ extension ObjectContext {
             attempts += 1
             let changes = try buildChangeset()
             do {
-                let (version, _) = try store.commit(changes, origin: ObjectIdentifier(self))
-                finishSave(lsn: version.lsn)
+                let (version, change) = try store.commit(changes, origin: ObjectIdentifier(self))
+                // The store's change lists exactly the IDs of the inserted objects (each one
+                // is an insert of the changeset), so their set is not built a second time.
+                finishSave(lsn: version.lsn, inserted: change.inserted)
                 return
             } catch let conflicts as StoreConflicts {
                 // Each failed attempt means another transaction committed meanwhile, so the
@@ -107,8 +109,14 @@ extension ObjectContext {
                 plan = (entity, properties)
                 plans[object.layoutIndex] = plan
             }
+            // An inserted object's values are all in its row (see ManagedObject.committed).
+            let row = object.pending.isEmpty ? object.committed : nil
             violations += try plan.entity.violations(
-                valueAt: { attribute in try plan.properties[attribute].map { try object.currentValue($0) } ?? .null },
+                valueAt: { attribute in
+                    guard let property = plan.properties[attribute] else { return .null }
+                    if let row { return row[property] }
+                    return try object.currentValue(property)
+                },
                 relationshipCount: { index in
                     let relationship = plan.entity.relationships[index]
                     return relationship.isToMany
@@ -157,13 +165,11 @@ extension ObjectContext {
         return changes
     }
 
-    private func finishSave(lsn: UInt64) {
-        var inserted = Set<ObjectID>(), updated = Set<ObjectID>(), deleted = Set<ObjectID>()
-        inserted.reserveCapacity(changed.count)
+    private func finishSave(lsn: UInt64, inserted: Set<ObjectID>) {
+        var updated = Set<ObjectID>(), deleted = Set<ObjectID>()
         for object in changed.values {
             switch object.lifecycle {
             case .inserted:
-                inserted.insert(object.objectID)
                 if object.committed != nil {
                     // The defaults set at insert, overwritten by the pending values.
                     for (property, value) in object.pending { object.committed![property] = value }

@@ -71,9 +71,12 @@ extension PersistentStore {
 
     private func ids(_ changes: Changeset, _ keys: (Changeset.EntityChanges) -> [Int64]) -> Set<ObjectID> {
         var result = Set<ObjectID>()
-        for (index, entity) in changes.entities {
-            for key in keys(entity) {
-                result.insert(ObjectID(storeID: storeID, entityName: layouts[index].entity.name, primaryKey: key))
+        let lists = changes.entities.map { ($0.key, keys($0.value)) }
+        result.reserveCapacity(lists.reduce(0) { $0 + $1.1.count })
+        for (index, list) in lists {
+            let name = layouts[index].entity.name
+            for key in list {
+                result.insert(ObjectID(storeID: storeID, entityName: name, primaryKey: key))
             }
         }
         return result
