@@ -71,9 +71,12 @@ extension PersistentStore {
 
     private func ids(_ changes: Changeset, _ keys: (Changeset.EntityChanges) -> [Int64]) -> Set<ObjectID> {
         var result = Set<ObjectID>()
-        let lists = changes.entities.map { ($0.key, keys($0.value)) }
-        result.reserveCapacity(lists.reduce(0) { $0 + $1.1.count })
-        for (index, list) in lists {
+        for (index, entity) in changes.entities {
+            let list = keys(entity)
+            if list.isEmpty { continue }
+            // Presize for a large save (a million inserts would otherwise rehash ~20 times);
+            // reserving on an empty set allocates, so one-row saves skip it.
+            if result.isEmpty && list.count > 1 { result.reserveCapacity(list.count) }
             let name = layouts[index].entity.name
             for key in list {
                 result.insert(ObjectID(storeID: storeID, entityName: name, primaryKey: key))
