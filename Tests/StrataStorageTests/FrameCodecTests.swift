@@ -39,6 +39,25 @@ import StrataTestSupport
         #expect(raw.count == FrameHeader.size + noise.count)
     }
 
+    @Test func smallPayloadsAreStoredRawButSmallCompressedFramesStillDecode() throws {
+        // Below the threshold the writer does not try LZ4, however compressible the bytes.
+        let small = [UInt8](repeating: 42, count: FrameCodec.minimumCompressedLength - 1)
+        let prepared = try FrameCodec.prepare(small)
+        #expect(!prepared.isCompressed && prepared.stored == small)
+        #expect(try FrameCodec.prepare([UInt8](repeating: 42, count: FrameCodec.minimumCompressedLength)).isCompressed)
+        // A small compressed frame, as writers with a lower threshold made, reads back.
+        let packed = LZ4.compress(small)!
+        let old = PreparedPayload(stored: packed, isCompressed: true, rawLength: small.count,
+                                  runningChecksum: packed.withUnsafeBytes { CRC32C.update(CRC32C.initial, $0) })
+        var frame: [UInt8] = []
+        FrameCodec.seal(old, kind: 4, lsn: 9, timestamp: 1, syncedLSN: 8, salt: 5, into: &frame)
+        guard case .success(let (header, decoded)) = Self.decode(frame, salt: 5) else {
+            Issue.record("small compressed frame did not decode")
+            return
+        }
+        #expect(header.isCompressed && decoded == small)
+    }
+
     @Test func everyTruncationIsReportedAsTruncated() throws {
         let frame = try FrameCodec.encode(Array("hello, frames".utf8), kind: 2, lsn: 5, timestamp: 1, syncedLSN: 4, salt: 3)
         for cut in 1..<frame.count {

@@ -20,11 +20,11 @@ extension ManagedObject {
     public func setValue(_ value: AttributeValue, forKey key: String) throws(StrataError) {
         let context = try requireContext()
         let property = try context.propertyIndex(key, in: self)
-        let layout = context.store.layouts[layoutIndex]
-        if let type = layout.properties[property].type, !value.conforms(to: type) {
+        let type = context.store.layouts[layoutIndex].properties[property].type
+        if let type, !value.conforms(to: type) {
             throw StrataError(.typeMismatch, "\(entityName).\(key) is \(type.rawValue); a \(value.kindName) value cannot be stored in it.", entity: entityName, key: key)
         }
-        if layout.properties[property].type == nil {
+        if type == nil {
             guard case .int = value, value.isNull == false else {
                 if value.isNull { try setPending(property, .null); return }
                 throw StrataError(.typeMismatch, "\(entityName).\(key) is a relationship; set it with setObject(_:forKey:).", entity: entityName, key: key)
@@ -116,6 +116,10 @@ extension ManagedObject {
         if lifecycle == .persisted {
             try fireFault()
             if committed![property] == value { pending[property] = nil } else { pending[property] = value }
+        } else if committed != nil {
+            // Inserted: no store row to diff against, so the value goes straight into the row
+            // the save will write (no per-object dictionary).
+            committed![property] = value
         } else {
             pending[property] = value
         }

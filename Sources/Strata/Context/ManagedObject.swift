@@ -23,7 +23,9 @@ public final class ManagedObject: CustomStringConvertible {
     public let objectID: ObjectID
     let layoutIndex: Int
     weak var contextReference: ObjectContext?
-    /// Stored property values as last read from the store (`nil` while a fault).
+    /// Stored property values as last read from the store (`nil` while a fault). For an
+    /// object inserted in this context: its values, defaults overwritten by every change
+    /// made since (there is no store row to keep apart from, so `pending` stays empty).
     var committed: [AttributeValue]?
     /// The row version those values came from (0 for an object inserted in this context).
     var committedVersion: UInt64 = 0

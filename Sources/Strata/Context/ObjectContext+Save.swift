@@ -21,8 +21,10 @@ extension ObjectContext {
             attempts += 1
             let changes = try buildChangeset()
             do {
-                let (version, _) = try store.commit(changes, origin: ObjectIdentifier(self))
-                finishSave(lsn: version.lsn)
+                let (version, change) = try store.commit(changes, origin: ObjectIdentifier(self))
+                // The store's change lists exactly the IDs of the inserted objects (each one
+                // is an insert of the changeset), so their set is not built a second time.
+                finishSave(lsn: version.lsn, inserted: change.inserted)
                 return
             } catch let conflicts as StoreConflicts {
                 // Each failed attempt means another transaction committed meanwhile, so the
@@ -86,20 +88,43 @@ extension ObjectContext {
 
     private func validateChanges() throws {
         var violations: [ValidationViolation] = []
+        // Per layout: the validation entity and, for each of its attributes, the stored
+        // property that holds it (nil: not stored, so it reads as null). Built once per save.
+        var plans: [Int: (entity: Entity, properties: [Int?])?] = [:]
         for object in changed.values where object.lifecycle == .inserted || (object.lifecycle == .persisted && !object.pending.isEmpty) {
-            let layout = store.layouts[object.layoutIndex]
-            guard let entity = store.validationSchema.entity(named: layout.entity.name) else { continue }
-            var values: [String: AttributeValue] = [:]
-            for (index, property) in layout.properties.enumerated() where property.type != nil {
-                values[property.name] = try object.currentValue(index)
+            let plan: (entity: Entity, properties: [Int?])
+            if let known = plans[object.layoutIndex] {
+                guard let known else { continue }
+                plan = known
+            } else {
+                let layout = store.layouts[object.layoutIndex]
+                guard let entity = store.validationSchema.entity(named: layout.entity.name) else {
+                    plans[object.layoutIndex] = .some(nil)
+                    continue
+                }
+                let properties = entity.attributes.map { attribute -> Int? in
+                    guard let index = layout.propertyIndex[attribute.name], layout.properties[index].type != nil else { return nil }
+                    return index
+                }
+                plan = (entity, properties)
+                plans[object.layoutIndex] = plan
             }
-            var counts: [String: Int] = [:]
-            for relationship in entity.relationships where !relationship.isOptional {
-                counts[relationship.name] = relationship.isToMany
-                    ? try object.objects(forKey: relationship.name).count
-                    : (try object.object(forKey: relationship.name) == nil ? 0 : 1)
-            }
-            violations += entity.violations(of: values, relationshipCounts: counts, object: object.objectID.description)
+            // An inserted object's values are all in its row (see ManagedObject.committed).
+            let row = object.pending.isEmpty ? object.committed : nil
+            violations += try plan.entity.violations(
+                valueAt: { attribute in
+                    guard let property = plan.properties[attribute] else { return .null }
+                    if let row { return row[property] }
+                    return try object.currentValue(property)
+                },
+                relationshipCount: { index in
+                    let relationship = plan.entity.relationships[index]
+                    return relationship.isToMany
+                        ? try object.objects(forKey: relationship.name).count
+                        : (try object.object(forKey: relationship.name) == nil ? 0 : 1)
+                },
+                // Formatting the ID's URI is costly: only done when a rule is broken.
+                object: object.objectID.description)
         }
         if !violations.isEmpty { throw ValidationFailure(violations).error }
     }
@@ -112,8 +137,13 @@ extension ObjectContext {
             let key = object.objectID.primaryKey
             switch object.lifecycle {
             case .inserted:
-                let count = store.layouts[object.layoutIndex].properties.count
-                let values = try (0..<count).map { try object.currentValue($0) }
+                let values: [AttributeValue]
+                if object.pending.isEmpty, let row = object.committed {
+                    values = row
+                } else {
+                    let count = store.layouts[object.layoutIndex].properties.count
+                    values = try (0..<count).map { try object.currentValue($0) }
+                }
                 changes.entities[object.layoutIndex, default: .init()].inserts.append(.init(primaryKey: key, values: values))
             case .persisted where !object.pending.isEmpty:
                 try object.fireFault()
@@ -135,13 +165,17 @@ extension ObjectContext {
         return changes
     }
 
-    private func finishSave(lsn: UInt64) {
-        var inserted = Set<ObjectID>(), updated = Set<ObjectID>(), deleted = Set<ObjectID>()
+    private func finishSave(lsn: UInt64, inserted: Set<ObjectID>) {
+        var updated = Set<ObjectID>(), deleted = Set<ObjectID>()
         for object in changed.values {
             switch object.lifecycle {
             case .inserted:
-                inserted.insert(object.objectID)
-                object.committed = try? (0..<store.layouts[object.layoutIndex].properties.count).map { try object.currentValue($0) }
+                if object.committed != nil {
+                    // The defaults set at insert, overwritten by the pending values.
+                    for (property, value) in object.pending { object.committed![property] = value }
+                } else {
+                    object.committed = try? (0..<store.layouts[object.layoutIndex].properties.count).map { try object.currentValue($0) }
+                }
                 object.pending = [:]
                 object.committedVersion = lsn
                 object.lifecycle = .persisted

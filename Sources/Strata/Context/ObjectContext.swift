@@ -106,10 +106,7 @@ public final class ObjectContext: @unchecked Sendable {
         let key = store.allocatePrimaryKeys(entity: layout.index, count: 1).lowerBound
         let id = ObjectID(storeID: store.storeID, entityName: layout.entity.name, primaryKey: key)
         let object = ManagedObject(objectID: id, layoutIndex: layout.index, context: self, lifecycle: .inserted)
-        let schemaEntity = store.validationSchema.entity(named: entityName) ?? layout.entity
-        object.committed = layout.properties.map { property in
-            schemaEntity.attribute(named: property.name)?.defaultValue ?? .null
-        }
+        object.committed = store.insertDefaults[layout.index]
         registry[id] = WeakObject(object)
         changed[id] = object
         return object
@@ -180,11 +177,22 @@ public final class ObjectContext: @unchecked Sendable {
     public var deletedObjects: [ManagedObject] { changed.values.filter { $0.lifecycle == .deleted && !$0.wasInserted } }
 
     /// Whether anything is inserted, updated or deleted.
-    public var hasChanges: Bool { !insertedObjects.isEmpty || !updatedObjects.isEmpty || !deletedObjects.isEmpty }
+    public var hasChanges: Bool {
+        changed.values.contains { object in
+            switch object.lifecycle {
+            case .inserted: return true
+            case .persisted: return !object.pending.isEmpty
+            case .deleted: return !object.wasInserted
+            case .invalid: return false
+            }
+        }
+    }
 
     // MARK: Internals
 
     func noteChanged(_ object: ManagedObject) {
+        // An inserted object is in `changed` from insert(_:) until it is saved or dropped.
+        if object.lifecycle == .inserted { return }
         if object.lifecycle == .persisted && object.pending.isEmpty {
             changed[object.objectID] = nil
         } else {
@@ -193,8 +201,8 @@ public final class ObjectContext: @unchecked Sendable {
     }
 
     func propertyIndex(_ key: String, in object: ManagedObject) throws(StrataError) -> Int {
+        if let index = store.layouts[object.layoutIndex].propertyIndex[key] { return index }
         let layout = store.layouts[object.layoutIndex]
-        if let index = layout.propertyIndex[key] { return index }
         if layout.entity.relationship(named: key)?.isToMany == true {
             throw StrataError(.unknownKey, "\(layout.entity.name).\(key) is a to-many relationship; use objects(forKey:), add(_:toKey:) and remove(_:fromKey:).", entity: layout.entity.name, key: key)
         }

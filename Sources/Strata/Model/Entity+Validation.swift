@@ -24,26 +24,55 @@ extension Entity {
         relationshipCounts: [String: Int] = [:],
         object: String
     ) -> [ValidationViolation] {
+        violations(valueAt: { values[attributes[$0].name] ?? .null },
+                   relationshipCount: { relationshipCounts[relationships[$0].name] ?? 0 },
+                   object: object)
+    }
+
+    /// The same checks as ``violations(of:relationshipCounts:object:)``, reading values by
+    /// position and naming the object only when something is broken.
+    ///
+    /// Saving a context validates every changed object, and almost every one passes: asking
+    /// for values by index avoids building a dictionary per object, and `object` (an object
+    /// ID URI, which formats a UUID) is evaluated at most once, on the first violation.
+    ///
+    /// - Parameters:
+    ///   - valueAt: The value of `attributes[i]` (`.null` when missing).
+    ///   - relationshipCount: The number of objects related through `relationships[i]`;
+    ///     asked only for non-optional relationships.
+    ///   - object: How violations name the object.
+    func violations(
+        valueAt: (Int) throws -> AttributeValue,
+        relationshipCount: (Int) throws -> Int,
+        object: @autoclosure () -> String
+    ) rethrows -> [ValidationViolation] {
         var found: [ValidationViolation] = []
-        for attribute in attributes {
-            let value = values[attribute.name] ?? .null
+        var objectName: String?
+        func name() -> String {
+            if let objectName { return objectName }
+            let made = object()
+            objectName = made
+            return made
+        }
+        for (index, attribute) in attributes.enumerated() {
+            let value = try valueAt(index)
             if value.isNull {
                 if !attribute.isOptional {
                     found.append(ValidationViolation(
-                        entity: name, object: object, key: attribute.name, value: value, rule: .required))
+                        entity: self.name, object: name(), key: attribute.name, value: value, rule: .required))
                 }
                 continue
             }
             for rule in attribute.validationRules where !rule.accepts(value) {
                 found.append(ValidationViolation(
-                    entity: name, object: object, key: attribute.name, value: value, rule: .rule(rule)))
+                    entity: self.name, object: name(), key: attribute.name, value: value, rule: .rule(rule)))
             }
         }
-        for relationship in relationships where !relationship.isOptional {
-            let count = relationshipCounts[relationship.name] ?? 0
+        for (index, relationship) in relationships.enumerated() where !relationship.isOptional {
+            let count = try relationshipCount(index)
             if count < 1 {
                 found.append(ValidationViolation(
-                    entity: name, object: object, key: relationship.name, value: .int(Int64(count)),
+                    entity: self.name, object: name(), key: relationship.name, value: .int(Int64(count)),
                     rule: .required))
             }
         }

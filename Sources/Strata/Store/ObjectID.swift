@@ -35,6 +35,14 @@ public struct ObjectID: Sendable, Hashable, Codable, CustomStringConvertible, Co
         self.init(storeID: store, entityName: String(parts[0]), primaryKey: pk)
     }
 
+    /// Hashes the primary key and the entity name's length only: both are O(1) to read,
+    /// unlike the whole name and the store's UUID, and IDs that are equal agree on them.
+    /// Contexts hash IDs for every registered and changed object, so this is hot.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(primaryKey)
+        hasher.combine(entityName.utf8.count)
+    }
+
     /// The URI as a string.
     public var description: String { uriRepresentation.absoluteString }
 

@@ -22,7 +22,9 @@ extension PersistentStore {
     @discardableResult
     func commit(_ changes: Changeset, kind: TransactionKind = .save, payload: [UInt8]? = nil,
                 origin: ObjectIdentifier? = nil) throws -> (StoreVersion, StoreChange) {
-        let bytes = payload ?? ChangesetCodec.encode(changes)
+        // Encoding, compressing and checksumming the payload need no lock: only the version
+        // build, the conflict check and the LSN assignment are serialized.
+        let prepared = try FrameCodec.prepare(payload ?? ChangesetCodec.encode(changes))
         let (version, lsn) = try writer.withLock { state throws -> (StoreVersion, UInt64) in
             var conflicts: [StoreConflict] = []
             for (index, entity) in changes.entities {
@@ -52,7 +54,7 @@ extension PersistentStore {
                 throw StrataError(.misuse, "The transaction does not apply to the store (\(error)); nothing was saved.")
             }
             next = StoreVersion(lsn: lsn, tables: next.tables)
-            let assigned = try engine.submit(kind: kind.rawValue, payload: bytes)
+            let assigned = try engine.submit(kind: kind.rawValue, prepared: prepared)
             precondition(assigned == lsn, "log LSNs must follow the store's writer lock")
             state.head = next
             return (next, lsn)
@@ -70,8 +72,14 @@ extension PersistentStore {
     private func ids(_ changes: Changeset, _ keys: (Changeset.EntityChanges) -> [Int64]) -> Set<ObjectID> {
         var result = Set<ObjectID>()
         for (index, entity) in changes.entities {
-            for key in keys(entity) {
-                result.insert(ObjectID(storeID: storeID, entityName: layouts[index].entity.name, primaryKey: key))
+            let list = keys(entity)
+            if list.isEmpty { continue }
+            // Presize for a large save (a million inserts would otherwise rehash ~20 times);
+            // reserving on an empty set allocates, so one-row saves skip it.
+            if result.isEmpty && list.count > 1 { result.reserveCapacity(list.count) }
+            let name = layouts[index].entity.name
+            for key in list {
+                result.insert(ObjectID(storeID: storeID, entityName: name, primaryKey: key))
             }
         }
         return result

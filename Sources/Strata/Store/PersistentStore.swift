@@ -45,6 +45,9 @@ public final class PersistentStore: Sendable {
     let writer: Mutex<WriterState>
     let published: Mutex<StoreVersion>
     let observers = Mutex<[UUID: @Sendable (StoreChange) -> Void]>([:])
+    /// Per layout, the stored property values a newly inserted object starts with: each
+    /// attribute's default in ``validationSchema`` (else in the stored schema), else null.
+    let insertDefaults: [[AttributeValue]]
 
     init(directory: String, storeID: UUID, schema: Schema, validationSchema: Schema, report: RecoveryReport,
          options: Options, layouts: [EntityLayout], engine: StorageEngine, version: StoreVersion,
@@ -57,6 +60,10 @@ public final class PersistentStore: Sendable {
         self.options = options
         self.layouts = layouts
         layoutIndex = Dictionary(uniqueKeysWithValues: layouts.map { ($0.entity.name, $0.index) })
+        insertDefaults = layouts.map { layout in
+            let entity = validationSchema.entity(named: layout.entity.name) ?? layout.entity
+            return layout.properties.map { entity.attribute(named: $0.name)?.defaultValue ?? .null }
+        }
         self.engine = engine
         writer = Mutex(WriterState(head: version, nextPrimaryKeys: nextPrimaryKeys))
         published = Mutex(version)

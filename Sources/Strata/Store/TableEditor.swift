@@ -12,7 +12,10 @@ struct TableEditor {
     mutating func apply(_ changes: Changeset.EntityChanges, version: UInt64) throws {
         if !changes.deletes.isEmpty { try delete(changes.deletes.map(\.primaryKey)) }
         for update in changes.updates { try self.update(update, version: version) }
-        if !changes.inserts.isEmpty { try insert(changes.inserts, version: version) }
+        // Updates keep every chunk's keys and size; the append fast path maintains the index
+        // and the row count itself (recomputing them is O(chunks) per commit).
+        if !changes.inserts.isEmpty, try insert(changes.inserts, version: version), changes.deletes.isEmpty { return }
+        if changes.deletes.isEmpty && changes.inserts.isEmpty { return }
         table.rowCount = table.chunks.reduce(0) { $0 + $1.count }
         table.chunkFirstKeys = table.chunks.map(\.firstKey)
     }
@@ -45,11 +48,13 @@ struct TableEditor {
         table.chunks[location.chunk] = TableChunk(columns: columns)
     }
 
-    private mutating func insert(_ inserts: [Changeset.Insert], version: UInt64) throws {
+    /// - Returns: whether the rows went to the end (the fast path, which keeps
+    ///   `chunkFirstKeys` and `rowCount` up to date).
+    private mutating func insert(_ inserts: [Changeset.Insert], version: UInt64) throws -> Bool {
         let sorted = inserts.sorted { $0.primaryKey < $1.primaryKey }
         if table.chunks.isEmpty || sorted[0].primaryKey > table.chunks[table.chunks.count - 1].lastKey {
             appendAtEnd(sorted, version: version)
-            return
+            return true
         }
         for insert in sorted {
             let chunkIndex = table.chunkIndex(for: insert.primaryKey) ?? 0
@@ -79,17 +84,51 @@ struct TableEditor {
             }
             table.chunkFirstKeys = table.chunks.map(\.firstKey)
         }
+        return false
     }
 
     /// The fast path: every new key is above every existing key (the usual case), so rows
-    /// go to the end: the last chunk is topped up, then new full chunks are built directly.
+    /// go to the end.
+    ///
+    /// Chunks are immutable (pinned versions share them), so adding rows to a partly filled
+    /// tail chunk means copying it. To keep that cheap when each commit adds a row or two,
+    /// the tail is a few partly filled chunks of roughly decreasing size, merged like a
+    /// binary counter: a trailing chunk that is not full is rebuilt with the new rows only
+    /// while it holds at most twice as many rows as come after it. Each row is then copied
+    /// O(log ``EntityTable/chunkRows``) times in all, rather than once per commit until its
+    /// chunk is full, and every chunk but the last few stays full.
     private mutating func appendAtEnd(_ rows: [Changeset.Insert], version: UInt64) {
+        defer {
+            table.rowCount += rows.count
+            table.chunkFirstKeys.append(contentsOf: table.chunks[table.chunkFirstKeys.count...].map(\.firstKey))
+        }
+        var first = table.chunks.count
+        var following = rows.count
+        var merged = 0
+        while first > 0, merged < EntityTable.chunkRows {
+            let count = table.chunks[first - 1].count
+            guard count < EntityTable.chunkRows, count <= 2 * following else { break }
+            following += count
+            merged += count
+            first -= 1
+        }
         var start = 0
-        if let last = table.chunks.last, last.count < EntityTable.chunkRows {
-            let take = min(EntityTable.chunkRows - last.count, rows.count)
-            var columns = last.columns
+        if first < table.chunks.count {
+            var columns = table.chunks[first].columns
+            for chunk in table.chunks[(first + 1)...] {
+                for c in columns.indices { columns[c].append(contentsOf: chunk.columns[c]) }
+            }
+            table.chunks.removeSubrange(first...)
+            table.chunkFirstKeys.removeSubrange(first...)
+            if merged >= EntityTable.chunkRows {
+                var rest: [ColumnChunk] = []
+                for c in columns.indices { rest.append(columns[c].split(at: EntityTable.chunkRows)) }
+                table.chunks.append(TableChunk(columns: columns))
+                columns = rest
+            }
+            let take = min(EntityTable.chunkRows - columns[EntityLayout.primaryKeyColumn].count, rows.count)
             append(rows[0..<take], to: &columns, version: version)
-            table.chunks[table.chunks.count - 1] = TableChunk(columns: columns)
+            if columns[EntityLayout.primaryKeyColumn].count > 0 { table.chunks.append(TableChunk(columns: columns)) }
             start = take
         }
         while start < rows.count {
@@ -139,6 +178,31 @@ enum ColumnAppender {
             column.values = .bytes(ByteColumn())
             for value in values { b.append(value.storedBytes) }
             column.values = .bytes(b)
+        }
+    }
+}
+
+extension ColumnChunk {
+    /// Appends every row of `other`, a column of the same kind.
+    mutating func append(contentsOf other: ColumnChunk) {
+        if validity != nil || other.validity != nil {
+            var merged = validity ?? [Bool](repeating: true, count: count)
+            validity = nil
+            merged.append(contentsOf: other.validity ?? [Bool](repeating: true, count: other.count))
+            validity = merged
+        }
+        switch (values, other.values) {
+        case (.bool(var a), .bool(let b)): values = .bool([]); a.append(contentsOf: b); values = .bool(a)
+        case (.int64(var a), .int64(let b)): values = .int64([]); a.append(contentsOf: b); values = .int64(a)
+        case (.double(var a), .double(let b)): values = .double([]); a.append(contentsOf: b); values = .double(a)
+        case (.bytes(var a), .bytes(let b)):
+            values = .bytes(ByteColumn())
+            let base = UInt32(a.data.count)
+            a.data.append(contentsOf: b.data)
+            a.offsets.append(contentsOf: b.offsets.dropFirst().lazy.map { $0 + base })
+            values = .bytes(a)
+        default:
+            preconditionFailure("appending a \(other.values.kind) column to a \(values.kind) column")
         }
     }
 }

@@ -143,6 +143,22 @@ public final class StorageEngine: @unchecked Sendable {
         return try log.submit(kind: kind, prepared: prepared, timestamp: Int64(Date().timeIntervalSince1970 * 1_000_000))
     }
 
+    /// Queues one transaction whose payload ``FrameCodec/prepare(_:)`` already compressed and
+    /// checksummed, and returns its LSN without waiting for it to be durable.
+    ///
+    /// Preparing is the costly part of a frame (LZ4 and CRC-32C over the payload) and needs
+    /// no lock, so a caller that assigns LSNs under a lock of its own prepares before taking
+    /// it and holds it only for this call, which writes the 48-byte header.
+    ///
+    /// - Throws: ``StorageError/Code/readOnly`` when opened read-only; the earlier write
+    ///   or sync error once the engine has failed.
+    public func submit(kind: UInt8, prepared: PreparedPayload) throws -> UInt64 {
+        guard let log else {
+            throw StorageError(.readOnly, "The store at \(directory) was opened read-only; open it without readOnly to write.")
+        }
+        return try log.submit(kind: kind, prepared: prepared, timestamp: Int64(Date().timeIntervalSince1970 * 1_000_000))
+    }
+
     /// Waits until the transaction `lsn` from ``submit(kind:payload:)`` is as durable as
     /// the durability mode promises.
     ///

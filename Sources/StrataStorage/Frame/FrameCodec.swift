@@ -20,6 +20,12 @@ public struct PreparedPayload: Sendable {
 /// Encodes and decodes frames: a 48-byte header, then the payload, LZ4-compressed when that
 /// makes it smaller. Decoding bounds every length before allocating.
 public enum FrameCodec {
+    /// Payloads shorter than this are stored raw without trying LZ4: at that size LZ4 saves
+    /// a few bytes at best, and each attempt costs the setup of its 16 KiB hash table (a
+    /// one-object save is about 100 bytes). Only the writer applies it; readers accept a
+    /// compressed frame of any size, so stores written with another threshold still open.
+    public static let minimumCompressedLength = 256
+
     /// Compresses and checksums `payload`.
     ///
     /// - Throws: ``StorageError/Code/tooLarge`` when the payload exceeds
@@ -31,7 +37,7 @@ public enum FrameCodec {
         }
         var stored = payload
         var compressed = false
-        if payload.count >= 64, let packed = LZ4.compress(payload), packed.count < payload.count {
+        if payload.count >= minimumCompressedLength, let packed = LZ4.compress(payload), packed.count < payload.count {
             stored = packed
             compressed = true
         }
