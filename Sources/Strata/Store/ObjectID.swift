@@ -35,12 +35,16 @@ public struct ObjectID: Sendable, Hashable, Codable, CustomStringConvertible, Co
         self.init(storeID: store, entityName: String(parts[0]), primaryKey: pk)
     }
 
-    /// Hashes the primary key and the entity name's length only: both are O(1) to read,
-    /// unlike the whole name and the store's UUID, and IDs that are equal agree on them.
-    /// Contexts hash IDs for every registered and changed object, so this is hot.
+    /// Hashes the primary key and the entity name's length, first and last bytes: all O(1)
+    /// to read, unlike the whole name and the store's UUID, and IDs that are equal agree on
+    /// them. The name's ends keep IDs of same-length entities (`Person`, `Animal`) with the
+    /// same key apart. Contexts hash IDs for every registered and changed object, so this is hot.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(primaryKey)
-        hasher.combine(entityName.utf8.count)
+        let name = entityName.utf8
+        hasher.combine(name.count)
+        hasher.combine(name.first ?? 0)
+        hasher.combine(name.last ?? 0)
     }
 
     /// The URI as a string.
