@@ -5,9 +5,11 @@ extension PersistentStore {
     /// Opens the store in `directory`, creating it with `schema` when it does not exist.
     ///
     /// - Parameters:
+    ///   - directory: the store's directory; created (owner-only) when it does not exist.
     ///   - schema: the application's schema; it must match the stored one (differences in
     ///     defaults, validation and delete rules are allowed). `nil` opens the store with its
     ///     stored schema (tools do this) but cannot create a new store.
+    ///   - options: durability, checkpoint policy, read-only, recovery mode.
     /// - Throws: `StrataError` `.schemaMismatch` listing the differences; `StorageError`
     ///   (`locked`, `corrupted`, `notAStore`, `unsupportedFormat`, `io`, `diskFull`).
     /// - Complexity: O(size of the snapshot + log replayed).

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Contexts read a pinned version without blocking writers; a commit builds the next version
 /// by copying only the chunks it touches, logs it as one transaction, then publishes it.
-/// Under ``Durability/always`` (the default) a save returns only once it is on stable storage.
+/// Under `Durability.always` (the default) a save returns only once it is on stable storage.
 ///
 /// For example:
 /// ```swift

@@ -1,6 +1,6 @@
 /// What one committed transaction changed, published to observers after it is durable.
 ///
-/// Contexts use it for ``ObjectContext/mergeChanges(from:)`` and automatic merging.
+/// Contexts use it for ``ObjectContext/mergeChanges(from:)-(StoreChange)`` and automatic merging.
 public struct StoreChange: Sendable, Hashable {
     /// What kind of transaction it was.
     public enum Kind: String, Sendable, Hashable {

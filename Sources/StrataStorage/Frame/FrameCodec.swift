@@ -1,7 +1,7 @@
 /// A payload compressed (when that makes it smaller) and checksummed, waiting for its LSN.
 ///
 /// Preparing is the expensive part of encoding a frame (compression and the payload's
-/// CRC), so it happens before the log's lock is taken; ``FrameCodec/seal(_:kind:lsn:timestamp:salt:)``
+/// CRC), so it happens before the log's lock is taken; ``FrameCodec/seal(_:kind:lsn:timestamp:syncedLSN:salt:into:)``
 /// then only writes 48 header bytes.
 public struct PreparedPayload: Sendable {
     /// The bytes to store after the header.

@@ -10,7 +10,7 @@ public enum FileOpenMode: Sendable, Hashable {
 
 /// An open file. Every byte Strata reads or writes goes through one of these.
 ///
-/// Writes are positional and may be short (like `pwrite`); callers use ``writeAll(_:at:)``.
+/// Writes are positional and may be short (like `pwrite`); callers use ``writeAll(_:at:)-(UnsafeRawBufferPointer,_)``.
 /// Implementations must be safe to call from several threads (positional I/O has no shared
 /// cursor).
 public protocol FileHandle: AnyObject, Sendable {
