@@ -12,10 +12,44 @@ struct KeyRanges: Sendable, Equatable {
 
     /// The runs of `keys`, which must be ascending and distinct.
     init(sortedKeys keys: [Int64]) {
-        var runs: [(Int64, Int64)] = []
-        for key in keys {
-            if let last = runs.last, last.0 + last.1 == key { runs[runs.count - 1].1 += 1 } else { runs.append((key, 1)) }
+        var runs: [(first: Int64, count: Int64)] = []
+        guard var first = keys.first else { self.runs = []; return }
+        var next = first
+        keys.withUnsafeBufferPointer { keys in
+            for key in keys {
+                if key != next {
+                    runs.append((first, next - first))
+                    first = key
+                }
+                next = key &+ 1
+            }
         }
+        runs.append((first, next - first))
+        self.runs = runs
+    }
+
+    /// The `count` keys from `first` on (none when `count` is 0).
+    init(first: Int64, count: Int64) {
+        runs = count > 0 ? [(first, count)] : []
+    }
+
+    /// The keys of `chunks`, which hold ascending keys, one chunk after the other.
+    init(keysOf chunks: [TableChunk]) {
+        var runs: [(first: Int64, count: Int64)] = []
+        var first: Int64 = 0, next: Int64 = 0, open = false
+        for chunk in chunks {
+            chunk.primaryKeys.withUnsafeBufferPointer { keys in
+                for key in keys {
+                    if !open || key != next {
+                        if open { runs.append((first, next - first)) }
+                        first = key
+                        open = true
+                    }
+                    next = key &+ 1
+                }
+            }
+        }
+        if open { runs.append((first, next - first)) }
         self.runs = runs
     }
 
