@@ -21,12 +21,19 @@ extension TableEditor {
                 continue
             }
             var rows: [Int] = []
-            var r = 0
-            while k < keys.count, r < pks.count {
-                if pks[r] == keys[k] { rows.append(r); k += 1; r += 1 }
-                else if pks[r] < keys[k] { r += 1 }
-                else { throw PayloadError("row \(table.layout.entity.name) #\(keys[k]) is missing") }
+            rows.reserveCapacity(min(pks.count, keys.count - k))
+            let missing = pks.withUnsafeBufferPointer { pks in
+                keys.withUnsafeBufferPointer { keys -> Bool in
+                    var r = 0
+                    while k < keys.count, r < pks.count {
+                        if pks[r] == keys[k] { rows.append(r); k += 1; r += 1 }
+                        else if pks[r] < keys[k] { r += 1 }
+                        else { return true }
+                    }
+                    return false
+                }
             }
+            if missing { throw PayloadError("row \(table.layout.entity.name) #\(keys[k]) is missing") }
             if !rows.isEmpty { result.append((c, rows)) }
         }
         guard k == keys.count else { throw PayloadError("row \(table.layout.entity.name) #\(keys[k]) is missing") }

@@ -129,7 +129,13 @@ extension FetchPlan {
                         let rate = Double(mask.lazy.filter { $0 }.count + 1) / Double(max(mask.count, 1))
                         items.reserveCapacity(items.count + mask.count + Int(Double(table.rowCount - progress.scanned) * rate))
                     }
-                    for row in mask.indices where mask[row] { items.append(.row(key: keys[row], chunk: c, row: row)) }
+                    mask.withUnsafeBufferPointer { mask in
+                        keys.withUnsafeBufferPointer { keys in
+                            for row in 0..<min(mask.count, keys.count) where mask[row] {
+                                items.append(.row(key: keys[row], chunk: c, row: row))
+                            }
+                        }
+                    }
                 } else {
                     for row in keys.indices where matches(version, chunk: c, row: row, pending: pending) {
                         items.append(.row(key: keys[row], chunk: c, row: row))
