@@ -73,19 +73,43 @@ extension ColumnChunk {
         }
     }
 
-    /// Removes the rows at the sorted `rows` indexes.
+    /// Removes the rows at the sorted, distinct `rows` indexes, copying the kept runs
+    /// between them in bulk.
     mutating func remove(rows: [Int]) {
         guard !rows.isEmpty else { return }
-        let drop = Set(rows)
-        if let v = validity { validity = v.enumerated().filter { !drop.contains($0.offset) }.map(\.element) }
+        if let v = validity { validity = Self.keeping(v, without: rows) }
         switch values {
-        case .bool(let v): values = .bool(v.enumerated().filter { !drop.contains($0.offset) }.map(\.element))
-        case .int64(let v): values = .int64(v.enumerated().filter { !drop.contains($0.offset) }.map(\.element))
-        case .double(let v): values = .double(v.enumerated().filter { !drop.contains($0.offset) }.map(\.element))
+        case .bool(let v): values = .bool([]); values = .bool(Self.keeping(v, without: rows))
+        case .int64(let v): values = .int64([]); values = .int64(Self.keeping(v, without: rows))
+        case .double(let v): values = .double([]); values = .double(Self.keeping(v, without: rows))
         case .bytes(let b):
-            var out = ByteColumn()
-            for row in 0..<b.count where !drop.contains(row) { out.append(b[row]) }
-            values = .bytes(out)
+            values = .bytes(ByteColumn())
+            values = .bytes(b.removing(rows: rows))
+        }
+    }
+
+    /// `values` without the elements at the sorted, distinct `rows`.
+    private static func keeping<T: BitwiseCopyable>(_ values: [T], without rows: [Int]) -> [T] {
+        [T](unsafeUninitializedCapacity: values.count - rows.count) { out, initialized in
+            values.withUnsafeBufferPointer { source in
+                guard let to = out.baseAddress, let from = source.baseAddress else { return }
+                var start = 0, o = 0
+                func copy(_ end: Int) {
+                    let length = end - start
+                    if length > 8 {
+                        (to + o).initialize(from: from + start, count: length)
+                    } else {
+                        for i in 0..<length { (to + o + i).initialize(to: from[start + i]) }
+                    }
+                    o += length
+                }
+                for row in rows {
+                    copy(row)
+                    start = row + 1
+                }
+                copy(source.count)
+                initialized = o
+            }
         }
     }
 
@@ -111,6 +135,44 @@ extension ColumnChunk {
 }
 
 extension ByteColumn {
+    /// The column without the rows at the sorted, distinct `rows`: kept runs of bytes are
+    /// copied whole, and their offsets shifted by the bytes removed before them.
+    func removing(rows: [Int]) -> ByteColumn {
+        offsets.withUnsafeBufferPointer { offsets in
+            data.withUnsafeBufferPointer { data in
+                var removedBytes = 0
+                for row in rows { removedBytes += Int(offsets[row + 1] - offsets[row]) }
+                var newData: [UInt8] = []
+                let newOffsets = [UInt32](unsafeUninitializedCapacity: offsets.count - rows.count) { newOffsets, n in
+                    newOffsets[0] = 0
+                    n = 1
+                    newData = [UInt8](unsafeUninitializedCapacity: data.count - removedBytes) { newData, d in
+                        var start = 0
+                        func keep(_ end: Int) {
+                            guard end > start else { return }
+                            let from = Int(offsets[start]), to = Int(offsets[end])
+                            let shift = UInt32(from - d)
+                            if to > from, let source = data.baseAddress, let target = newData.baseAddress {
+                                (target + d).initialize(from: source + from, count: to - from)
+                            }
+                            d += to - from
+                            for i in start..<end {
+                                newOffsets[n] = offsets[i + 1] - shift
+                                n += 1
+                            }
+                        }
+                        for row in rows {
+                            keep(row)
+                            start = row + 1
+                        }
+                        keep(count)
+                    }
+                }
+                return ByteColumn(offsets: newOffsets, data: newData)
+            }
+        }
+    }
+
     /// Inserts a row's bytes at `row`, shifting later offsets.
     mutating func insert(_ bytes: [UInt8], at row: Int) {
         let at = Int(offsets[row])

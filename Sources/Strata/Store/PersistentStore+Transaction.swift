@@ -5,9 +5,9 @@ import StrataStorage
 struct BuiltTransaction {
     var next: StoreVersion
     var payload: [UInt8]
-    var inserted: Set<ObjectID> = []
-    var updated: Set<ObjectID> = []
-    var deleted: Set<ObjectID> = []
+    var inserted = ObjectIDSet()
+    var updated = ObjectIDSet()
+    var deleted = ObjectIDSet()
 }
 
 extension PersistentStore {
@@ -35,8 +35,8 @@ extension PersistentStore {
         guard let (transaction, lsn) = built else { return nil }
         try engine.waitUntilDurable(lsn)
         published.withLock { if transaction.next.lsn > $0.lsn { $0 = transaction.next } }
-        let change = StoreChange(lsn: lsn, kind: StoreChange.Kind(kind), inserted: transaction.inserted,
-                                 updated: transaction.updated, deleted: transaction.deleted, originContext: nil)
+        let change = StoreChange(lsn: lsn, kind: StoreChange.Kind(kind), insertedIDs: transaction.inserted,
+                                 updatedIDs: transaction.updated, deletedIDs: transaction.deleted, originContext: nil)
         notify(change)
         checkpointIfDue()
         return (transaction.next, change)
@@ -46,5 +46,10 @@ extension PersistentStore {
     func objectIDs(_ keys: [Int64], entity index: Int) -> [ObjectID] {
         let name = layouts[index].entity.name
         return keys.map { ObjectID(storeID: storeID, entityName: name, primaryKey: $0) }
+    }
+
+    /// The IDs of `keys` per entity index, made only when someone reads them.
+    func objectIDSet(_ keys: [(entity: Int, keys: KeyRanges)]) -> ObjectIDSet {
+        ObjectIDSet(storeID: storeID, ranges: keys.map { (layouts[$0.entity].entity.name, $0.keys) })
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 internal import StrataStorage
 
 extension TableEditor {
@@ -9,17 +10,43 @@ extension TableEditor {
         var k = 0
         for (c, chunk) in table.chunks.enumerated() where k < keys.count {
             let pks = chunk.primaryKeys
-            var rows: [Int] = []
-            var r = 0
-            while k < keys.count, r < pks.count {
-                if pks[r] == keys[k] { rows.append(r); k += 1; r += 1 }
-                else if pks[r] < keys[k] { r += 1 }
-                else { throw PayloadError("row \(table.layout.entity.name) #\(keys[k]) is missing") }
+            // Every row of the chunk (a batch over the whole entity): one comparison of the runs.
+            if let first = pks.first, let last = pks.last, keys.count - k >= pks.count, keys[k] == first,
+               keys[k + pks.count - 1] == last, Self.same(pks, keys, from: k) {
+                result.append((c, [Int](unsafeUninitializedCapacity: pks.count) { rows, n in
+                    for r in 0..<rows.count { rows[r] = r }
+                    n = rows.count
+                }))
+                k += pks.count
+                continue
             }
+            var rows: [Int] = []
+            rows.reserveCapacity(min(pks.count, keys.count - k))
+            let missing = pks.withUnsafeBufferPointer { pks in
+                keys.withUnsafeBufferPointer { keys -> Bool in
+                    var r = 0
+                    while k < keys.count, r < pks.count {
+                        if pks[r] == keys[k] { rows.append(r); k += 1; r += 1 }
+                        else if pks[r] < keys[k] { r += 1 }
+                        else { return true }
+                    }
+                    return false
+                }
+            }
+            if missing { throw PayloadError("row \(table.layout.entity.name) #\(keys[k]) is missing") }
             if !rows.isEmpty { result.append((c, rows)) }
         }
         guard k == keys.count else { throw PayloadError("row \(table.layout.entity.name) #\(keys[k]) is missing") }
         return result
+    }
+
+    /// Whether `keys[from...]` starts with `pks` (a byte comparison).
+    private static func same(_ pks: [Int64], _ keys: [Int64], from: Int) -> Bool {
+        pks.withUnsafeBytes { a in
+            keys.withUnsafeBytes { b in
+                memcmp(a.baseAddress!, b.baseAddress! + from * MemoryLayout<Int64>.stride, a.count) == 0
+            }
+        }
     }
 
     /// Applies `assignments` to the rows with `keys` (sorted), computing each new value from
@@ -28,14 +55,39 @@ extension TableEditor {
     /// - Throws: `StrataError` `.typeMismatch` when a computed value does not fit its
     ///   attribute (an integer overflowing `int16`, say); ``PayloadError`` for missing rows.
     mutating func bulkUpdate(_ keys: [Int64], assignments: [ResolvedAssignment], version: UInt64) throws {
+        try bulkUpdate(rowsByChunk(keys), assignments: assignments, version: version)
+    }
+
+    /// Applies `assignments` to every row, as ``bulkUpdate(_:assignments:version:)`` does
+    /// with every key.
+    mutating func bulkUpdateAll(assignments: [ResolvedAssignment], version: UInt64) throws {
+        let everyRow = table.chunks.indices.map { c in (chunk: c, rows: Array(0..<table.chunks[c].count)) }
+        try bulkUpdate(everyRow, assignments: assignments, version: version)
+    }
+
+    private mutating func bulkUpdate(_ rowsByChunk: [(chunk: Int, rows: [Int])], assignments: [ResolvedAssignment],
+                                     version: UInt64) throws {
         let properties = table.layout.properties
-        for (chunkIndex, rows) in try rowsByChunk(keys) {
+        for (chunkIndex, rows) in rowsByChunk where !rows.isEmpty {
             var columns = table.chunks[chunkIndex].columns
             let before = table.chunks[chunkIndex]
-            var newValues: [[AttributeValue]] = assignments.map { _ in [] }
-            for (a, assignment) in assignments.enumerated() {
+            func check(_ value: AttributeValue, _ target: EntityLayout.Property, row: Int) throws {
+                if let type = target.type, !value.conforms(to: type) || (value.isNull && !target.isOptional) {
+                    throw StrataError(.typeMismatch, "The batch update would store \(value.isNull ? "nil" : "a value out of range") in \(table.layout.entity.name).\(target.name) (\(type.rawValue)\(target.isOptional ? "" : ", required")) for object \(before.primaryKeys[row]); nothing was written.", entity: table.layout.entity.name, key: target.name)
+                }
+            }
+            // Constants are checked once and written straight into their columns; computed
+            // values go through `AttributeValue`s, each from the row's values before the update.
+            var computed: [(column: Int, values: [AttributeValue])] = []
+            var constants: [(column: Int, value: AttributeValue)] = []
+            for assignment in assignments {
                 let target = properties[assignment.property]
-                newValues[a] = try rows.map { row -> AttributeValue in
+                if assignment.kind == .constant {
+                    try check(assignment.value, target, row: rows[0])
+                    constants.append((target.column, assignment.value))
+                    continue
+                }
+                let values = try rows.map { row -> AttributeValue in
                     let value: AttributeValue
                     switch assignment.kind {
                     case .constant: value = assignment.value
@@ -54,16 +106,14 @@ extension TableEditor {
                         default: value = .null
                         }
                     }
-                    if let type = target.type, !value.conforms(to: type) || (value.isNull && !target.isOptional) {
-                        throw StrataError(.typeMismatch, "The batch update would store \(value.isNull ? "nil" : "a value out of range") in \(table.layout.entity.name).\(target.name) (\(type.rawValue)\(target.isOptional ? "" : ", required")) for object \(before.primaryKeys[row]); nothing was written.", entity: table.layout.entity.name, key: target.name)
-                    }
+                    try check(value, target, row: row)
                     return value
                 }
+                computed.append((target.column, values))
             }
-            columns[EntityLayout.versionColumn].setMany(rows, to: [AttributeValue](repeating: .int(Int64(version)), count: rows.count))
-            for (a, assignment) in assignments.enumerated() {
-                columns[properties[assignment.property].column].setMany(rows, to: newValues[a])
-            }
+            columns[EntityLayout.versionColumn].fill(rows, with: .int(Int64(version)))
+            for (column, values) in computed { columns[column].setMany(rows, to: values) }
+            for (column, value) in constants { columns[column].fill(rows, with: value) }
             table.chunks[chunkIndex] = TableChunk(columns: columns)
         }
     }
@@ -73,8 +123,8 @@ extension TableEditor {
         let column = table.layout.properties[property].column
         for (chunkIndex, rows) in try rowsByChunk(keys) {
             var columns = table.chunks[chunkIndex].columns
-            columns[EntityLayout.versionColumn].setMany(rows, to: [AttributeValue](repeating: .int(Int64(version)), count: rows.count))
-            columns[column].setMany(rows, to: [AttributeValue](repeating: .null, count: rows.count))
+            columns[EntityLayout.versionColumn].fill(rows, with: .int(Int64(version)))
+            columns[column].fill(rows, with: .null)
             table.chunks[chunkIndex] = TableChunk(columns: columns)
         }
     }
@@ -116,6 +166,45 @@ extension ColumnChunk {
             self.values = .double(v)
         case .bytes:
             for (i, row) in rows.enumerated() { set(values[i], at: row) }
+        }
+    }
+
+    /// Sets every row of the sorted, distinct `rows` to `value` (already type-checked); a
+    /// column whose every row is set gets a fresh array.
+    mutating func fill(_ rows: [Int], with value: AttributeValue) {
+        let whole = rows.count == count
+        let present = !value.isNull
+        if validity != nil || !present {
+            if whole {
+                validity = [Bool](repeating: present, count: count)
+            } else {
+                var v = validity ?? [Bool](repeating: true, count: count)
+                validity = nil
+                for row in rows { v[row] = present }
+                validity = v
+            }
+        }
+        switch self.values {
+        case .bool(var v):
+            let x = value.boolValue
+            if whole { self.values = .bool([Bool](repeating: x, count: count)); return }
+            self.values = .bool([])
+            for row in rows { v[row] = x }
+            self.values = .bool(v)
+        case .int64(var v):
+            let x = value.int64Value
+            if whole { self.values = .int64([Int64](repeating: x, count: count)); return }
+            self.values = .int64([])
+            for row in rows { v[row] = x }
+            self.values = .int64(v)
+        case .double(var v):
+            let x = value.doubleValue
+            if whole { self.values = .double([Double](repeating: x, count: count)); return }
+            self.values = .double([])
+            for row in rows { v[row] = x }
+            self.values = .double(v)
+        case .bytes:
+            for row in rows { set(value, at: row) }
         }
     }
 }

@@ -12,10 +12,49 @@ struct KeyRanges: Sendable, Equatable {
 
     /// The runs of `keys`, which must be ascending and distinct.
     init(sortedKeys keys: [Int64]) {
-        var runs: [(Int64, Int64)] = []
-        for key in keys {
-            if let last = runs.last, last.0 + last.1 == key { runs[runs.count - 1].1 += 1 } else { runs.append((key, 1)) }
+        var runs: [(first: Int64, count: Int64)] = []
+        guard var first = keys.first else { self.runs = []; return }
+        var next = first
+        keys.withUnsafeBufferPointer { keys in
+            // Count the runs first, so the array is allocated once (every other key makes
+            // as many runs as keys).
+            var breaks = 1
+            for i in 1..<keys.count where keys[i] != keys[i - 1] &+ 1 { breaks += 1 }
+            runs.reserveCapacity(breaks)
+            for key in keys {
+                if key != next {
+                    runs.append((first, next - first))
+                    first = key
+                }
+                next = key &+ 1
+            }
         }
+        runs.append((first, next - first))
+        self.runs = runs
+    }
+
+    /// The `count` keys from `first` on (none when `count` is 0).
+    init(first: Int64, count: Int64) {
+        runs = count > 0 ? [(first, count)] : []
+    }
+
+    /// The keys of `chunks`, which hold ascending keys, one chunk after the other.
+    init(keysOf chunks: [TableChunk]) {
+        var runs: [(first: Int64, count: Int64)] = []
+        var first: Int64 = 0, next: Int64 = 0, open = false
+        for chunk in chunks {
+            chunk.primaryKeys.withUnsafeBufferPointer { keys in
+                for key in keys {
+                    if !open || key != next {
+                        if open { runs.append((first, next - first)) }
+                        first = key
+                        open = true
+                    }
+                    next = key &+ 1
+                }
+            }
+        }
+        if open { runs.append((first, next - first)) }
         self.runs = runs
     }
 
@@ -23,21 +62,39 @@ struct KeyRanges: Sendable, Equatable {
 
     /// Every key, ascending.
     var keys: [Int64] {
-        var out: [Int64] = []
-        out.reserveCapacity(count)
-        for run in runs { for k in 0..<run.count { out.append(run.first + k) } }
-        return out
+        [Int64](unsafeUninitializedCapacity: count) { out, n in
+            for run in runs {
+                for k in 0..<run.count {
+                    out[n] = run.first + k
+                    n += 1
+                }
+            }
+        }
     }
 
     /// Varint-encoded (gap from the previous run's end, length) pairs.
     func encode(into w: inout ByteWriter) {
         w.write(UInt32(runs.count))
-        var previousEnd: Int64 = 0
-        for run in runs {
-            Varint.write(UInt64(bitPattern: run.first &- previousEnd), into: &w)
-            Varint.write(UInt64(run.count), into: &w)
-            previousEnd = run.first + run.count
+        // At most 10 bytes per varint, written into one buffer rather than byte by byte.
+        let encoded = [UInt8](unsafeUninitializedCapacity: runs.count * 20) { out, n in
+            func varint(_ value: UInt64) {
+                var v = value
+                while v >= 0x80 {
+                    out[n] = UInt8(v & 0x7F) | 0x80
+                    n += 1
+                    v >>= 7
+                }
+                out[n] = UInt8(v)
+                n += 1
+            }
+            var previousEnd: Int64 = 0
+            for run in runs {
+                varint(UInt64(bitPattern: run.first &- previousEnd))
+                varint(UInt64(run.count))
+                previousEnd = run.first + run.count
+            }
         }
+        w.write(encoded)
     }
 
     init(decoding r: inout ByteReader) throws {

@@ -20,32 +20,80 @@ extension PersistentStore {
             guard ids.allSatisfy({ $0.entityName == request.entityName && $0.storeID == storeID }) else {
                 throw StrataError(.misuse, "A batch delete by IDs takes IDs of one entity of this store; split the request per entity.", entity: request.entityName)
             }
-            listed = Array(Set(ids.map(\.primaryKey))).sorted()
+            listed = Self.sortedDistinct(ids.map(\.primaryKey))
         }
-        var deletedIDs: [ObjectID] = []
+        var deletedRecord = BatchDeleteRecord()
         let outcome = try commitTransaction(kind: .batchDelete) { head, lsn, _ in
-            let initial = listed.map { keys in keys.filter { head.tables[root].locate($0) != nil } }
-                ?? (plan.scan(head) ?? []).map(\.primaryKey)
+            let initial = listed.map { Self.present($0, in: head.tables[root]) } ?? plan.matchingKeys(head)
             guard !initial.isEmpty else { return nil }
             let record = try resolveDelete(root: root, keys: initial, in: head)
             var next = head
             try Self.apply(record, to: &next, lsn: lsn)
-            var deleted = Set<ObjectID>(), updated = Set<ObjectID>()
-            for (entity, keys) in record.deletes { deleted.formUnion(objectIDs(keys.keys, entity: entity)) }
+            // The IDs stay key ranges until an observer or a merging context reads them.
+            var updated: [(entity: Int, keys: KeyRanges)] = []
             for (entity, byProperty) in record.nullifications {
-                for keys in byProperty.values { updated.formUnion(objectIDs(keys.keys, entity: entity)) }
+                let keys = byProperty.count == 1 ? byProperty.values.first!.keys
+                    : Set(byProperty.values.flatMap(\.keys)).sorted()
+                updated.append((entity, KeyRanges(sortedKeys: keys)))
             }
-            deletedIDs = deleted.sorted()
+            deletedRecord = record
             return BuiltTransaction(next: StoreVersion(lsn: lsn, tables: next.tables), payload: record.encoded(),
-                                    updated: updated, deleted: deleted)
+                                    updated: objectIDSet(updated),
+                                    deleted: objectIDSet(record.deletes.map { ($0.key, $0.value) }))
         }
-        return BatchResult(status: true, objectIDs: request.resultType == .objectIDs ? deletedIDs : nil,
-                           count: request.resultType == .count ? deletedIDs.count : nil, lsn: outcome?.0.lsn ?? 0)
+        var deletedIDs: [ObjectID]?
+        if request.resultType == .objectIDs {
+            // Ordered as `ObjectID`s compare: by entity name, then primary key.
+            deletedIDs = deletedRecord.deletes.sorted { layouts[$0.key].entity.name < layouts[$1.key].entity.name }
+                .flatMap { objectIDs($0.value.keys, entity: $0.key) }
+        }
+        return BatchResult(status: true, objectIDs: deletedIDs,
+                           count: request.resultType == .count ? deletedRecord.deletes.values.reduce(0) { $0 + $1.count } : nil,
+                           lsn: outcome?.0.lsn ?? 0)
+    }
+
+    /// `keys` ascending without repeats (a list of IDs usually comes sorted already).
+    private static func sortedDistinct(_ keys: [Int64]) -> [Int64] {
+        var sorted = keys
+        if zip(keys, keys.dropFirst()).contains(where: { $0 >= $1 }) {
+            sorted.sort()
+            var last = 0
+            for i in sorted.indices.dropFirst() where sorted[i] != sorted[last] {
+                last += 1
+                sorted[last] = sorted[i]
+            }
+            sorted.removeLast(sorted.count - last - 1)
+        }
+        return sorted
+    }
+
+    /// Those of the ascending `keys` that are rows of `table` (a merge walk over its chunks).
+    private static func present(_ keys: [Int64], in table: EntityTable) -> [Int64] {
+        var found: [Int64] = []
+        found.reserveCapacity(keys.count)
+        var k = 0
+        for chunk in table.chunks where k < keys.count {
+            let pks = chunk.primaryKeys
+            var r = 0
+            while k < keys.count, r < pks.count {
+                if pks[r] == keys[k] { found.append(keys[k]); k += 1; r += 1 }
+                else if pks[r] < keys[k] { r += 1 }
+                else { k += 1 }
+            }
+        }
+        return found
     }
 
     /// Follows delete rules from `keys` of entity `root`: what to delete, what to nullify,
     /// or a `.deleteDenied` error.
     private func resolveDelete(root: Int, keys: [Int64], in version: StoreVersion) throws -> BatchDeleteRecord {
+        if layouts[root].entity.relationships.isEmpty {
+            // Nothing refers to an entity without relationships (every relationship has an
+            // inverse), so the listed rows are all there is to delete.
+            var record = BatchDeleteRecord()
+            record.deletes[root] = KeyRanges(sortedKeys: keys)
+            return record
+        }
         var deleting: [Int: Set<Int64>] = [root: Set(keys)]
         var nullify: [Int: [Int: Set<Int64>]] = [:]
         var denied: [String] = []

@@ -51,7 +51,7 @@ extension PersistentStore {
             try Self.apply(changes, to: &next, lsn: lsn, nextKeys: &nextKeys)
             insertedKeys = (0..<Int64(rows.count)).map { first + $0 }
             return BuiltTransaction(next: StoreVersion(lsn: lsn, tables: next.tables), payload: ChangesetCodec.encode(changes),
-                                    inserted: Set(objectIDs(insertedKeys, entity: layout.index)))
+                                    inserted: objectIDSet([(layout.index, KeyRanges(first: first, count: Int64(rows.count)))]))
         }
         return BatchResult(status: true, objectIDs: request.resultType == .objectIDs ? objectIDs(insertedKeys, entity: layout.index) : nil,
                            count: request.resultType == .count ? insertedKeys.count : nil, lsn: outcome?.0.lsn ?? 0)

@@ -12,21 +12,32 @@ extension PersistentStore {
         let assignments = try request.propertiesToUpdate.sorted { $0.key < $1.key }.map { key, value in
             try resolve(key, value, layout: layout)
         }
-        var matched: [Int64] = []
+        var matched = KeyRanges(sortedKeys: [])
         let outcome = try commitTransaction(kind: .batchUpdate) { head, lsn, _ in
-            let keys = (plan.scan(head) ?? []).map(\.primaryKey)
-            guard !keys.isEmpty, !assignments.isEmpty else { return nil }
+            guard !assignments.isEmpty else { return nil }
             var next = head
             var editor = TableEditor(table: next.tables[layout.index])
-            try editor.bulkUpdate(keys, assignments: assignments, version: lsn)
+            let ranges: KeyRanges
+            if plan.bound == nil {
+                // Every row: the keys come straight from the chunks, as runs.
+                ranges = KeyRanges(keysOf: editor.table.chunks)
+                guard !ranges.runs.isEmpty else { return nil }
+                try editor.bulkUpdateAll(assignments: assignments, version: lsn)
+            } else {
+                let keys = plan.matchingKeys(head)
+                guard !keys.isEmpty else { return nil }
+                ranges = KeyRanges(sortedKeys: keys)
+                try editor.bulkUpdate(keys, assignments: assignments, version: lsn)
+            }
             next.tables[layout.index] = editor.table
-            matched = keys
-            let record = BatchUpdateRecord(entity: layout.index, keys: KeyRanges(sortedKeys: keys), assignments: assignments)
+            matched = ranges
+            let record = BatchUpdateRecord(entity: layout.index, keys: ranges, assignments: assignments)
+            // The updated IDs stay key ranges until an observer or a merging context reads them.
             return BuiltTransaction(next: StoreVersion(lsn: lsn, tables: next.tables), payload: record.encoded(),
-                                    updated: Set(objectIDs(keys, entity: layout.index)))
+                                    updated: objectIDSet([(layout.index, ranges)]))
         }
         return BatchResult(status: true,
-                           objectIDs: request.resultType == .objectIDs ? objectIDs(matched, entity: layout.index) : nil,
+                           objectIDs: request.resultType == .objectIDs ? objectIDs(matched.keys, entity: layout.index) : nil,
                            count: request.resultType == .count ? matched.count : nil, lsn: outcome?.0.lsn ?? 0)
     }
 

@@ -113,15 +113,26 @@ indirect enum ColumnFilter: Sendable {
 
     private static func loop<T: Comparable>(_ v: [T], _ op: ObjectPredicate.Operator, _ c: [T]) -> [Bool] {
         switch op {
-        case .equalTo: let k = c[0]; return v.map { $0 == k }
-        case .notEqualTo: let k = c[0]; return v.map { $0 != k }
-        case .lessThan: let k = c[0]; return v.map { $0 < k }
-        case .lessThanOrEqualTo: let k = c[0]; return v.map { $0 <= k }
-        case .greaterThan: let k = c[0]; return v.map { $0 > k }
-        case .greaterThanOrEqualTo: let k = c[0]; return v.map { $0 >= k }
-        case .between: let lo = c[0], hi = c[1]; return v.map { $0 >= lo && $0 <= hi }
-        case .in: let set = c; return v.map { set.contains($0) }
+        case .equalTo: let k = c[0]; return mask(v) { $0 == k }
+        case .notEqualTo: let k = c[0]; return mask(v) { $0 != k }
+        case .lessThan: let k = c[0]; return mask(v) { $0 < k }
+        case .lessThanOrEqualTo: let k = c[0]; return mask(v) { $0 <= k }
+        case .greaterThan: let k = c[0]; return mask(v) { $0 > k }
+        case .greaterThanOrEqualTo: let k = c[0]; return mask(v) { $0 >= k }
+        case .between: let lo = c[0], hi = c[1]; return mask(v) { $0 >= lo && $0 <= hi }
+        case .in: let set = c; return mask(v) { set.contains($0) }
         default: return [Bool](repeating: false, count: v.count)
+        }
+    }
+
+    /// `v.map(test)`, written into a buffer of the final size (no capacity checks per row).
+    @inline(__always)
+    private static func mask<T>(_ v: [T], _ test: (T) -> Bool) -> [Bool] {
+        [Bool](unsafeUninitializedCapacity: v.count) { out, n in
+            v.withUnsafeBufferPointer { values in
+                for i in values.indices { out[i] = test(values[i]) }
+            }
+            n = v.count
         }
     }
 

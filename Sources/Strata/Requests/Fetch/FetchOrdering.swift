@@ -8,7 +8,9 @@ extension FetchPlan {
     func order(_ items: [FetchItem], version: StoreVersion) -> [FetchItem] {
         var ordered = items
         if sort.isEmpty {
-            ordered.sort { $0.primaryKey < $1.primaryKey }
+            // A scan yields rows in primary-key order already; only a context's pending
+            // objects, appended after them, can be out of place.
+            if !Self.isInKeyOrder(items) { ordered.sort { $0.primaryKey < $1.primaryKey } }
         } else if sort.count == 1, let fast = numericKeys(items, version: version) {
             let ascending = sort[0].ascending
             let indexes = fast.indices.sorted { a, b in
@@ -32,7 +34,19 @@ extension FetchPlan {
         var end = ordered.count
         // `start + fetchLimit` would overflow for a limit near `Int.max`.
         if request.fetchLimit > 0 { end = start + min(request.fetchLimit, ordered.count - start) }
+        if start == 0 && end == ordered.count { return ordered }
         return Array(ordered[start..<end])
+    }
+
+    /// Whether `items` are in ascending primary-key order.
+    private static func isInKeyOrder(_ items: [FetchItem]) -> Bool {
+        var previous = Int64.min
+        for item in items {
+            let key = item.primaryKey
+            if key < previous { return false }
+            previous = key
+        }
+        return true
     }
 
     /// For one numeric, date or bool sort key over store rows without nulls: the keys as

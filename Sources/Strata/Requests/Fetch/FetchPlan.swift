@@ -115,6 +115,7 @@ extension FetchPlan {
               onChunk: (ScanProgress) -> Bool = { _ in true }) -> [FetchItem]? {
         let table = version.tables[layout.index]
         var items: [FetchItem] = []
+        if bound == nil { items.reserveCapacity(table.rowCount) }
         var progress = ScanProgress(scanned: 0, total: table.rowCount, matches: 0)
         for (c, chunk) in table.chunks.enumerated() {
             if !skipper.canSkip(chunk) {
@@ -123,7 +124,18 @@ extension FetchPlan {
                     for row in keys.indices { items.append(.row(key: keys[row], chunk: c, row: row)) }
                 } else if let filter {
                     let mask = filter.evaluate(chunk)
-                    for row in mask.indices where mask[row] { items.append(.row(key: keys[row], chunk: c, row: row)) }
+                    if items.capacity - items.count < mask.count {
+                        // Room for this chunk's rows, and for the rest at this chunk's rate.
+                        let rate = Double(mask.lazy.filter { $0 }.count + 1) / Double(max(mask.count, 1))
+                        items.reserveCapacity(items.count + mask.count + Int(Double(table.rowCount - progress.scanned) * rate))
+                    }
+                    mask.withUnsafeBufferPointer { mask in
+                        keys.withUnsafeBufferPointer { keys in
+                            for row in 0..<min(mask.count, keys.count) where mask[row] {
+                                items.append(.row(key: keys[row], chunk: c, row: row))
+                            }
+                        }
+                    }
                 } else {
                     for row in keys.indices where matches(version, chunk: c, row: row, pending: pending) {
                         items.append(.row(key: keys[row], chunk: c, row: row))
@@ -135,5 +147,22 @@ extension FetchPlan {
             if !onChunk(progress) { return nil }
         }
         return items
+    }
+
+    /// The primary keys of the rows of `version` that match, ascending (no pending changes,
+    /// no progress): what a batch request works on.
+    /// - Complexity: O(rows of the entity); without a predicate, a copy of the key columns.
+    func matchingKeys(_ version: StoreVersion) -> [Int64] {
+        guard bound == nil else { return (scan(version) ?? []).map(\.primaryKey) }
+        let table = version.tables[layout.index]
+        return [Int64](unsafeUninitializedCapacity: table.rowCount) { buffer, initialized in
+            for chunk in table.chunks {
+                chunk.primaryKeys.withUnsafeBufferPointer { keys in
+                    let end = min(initialized + keys.count, buffer.count)
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[initialized..<end]).initialize(from: keys)
+                    initialized = end
+                }
+            }
+        }
     }
 }
