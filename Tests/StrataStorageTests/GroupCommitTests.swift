@@ -1,6 +1,5 @@
 import Testing
 import Foundation
-import Synchronization
 import StrataTestSupport
 @testable import StrataStorage
 
@@ -48,7 +47,7 @@ import StrataTestSupport
 
 /// An array appended to from several threads.
 final class LockedArray: Sendable {
-    private let storage = Mutex<[(UInt64, [UInt8])]>([])
+    private let storage = Locked<[(UInt64, [UInt8])]>([])
     func append(_ value: (UInt64, [UInt8])) { storage.withLock { $0.append(value) } }
     var values: [(UInt64, [UInt8])] { storage.withLock { $0 } }
 }

@@ -1,4 +1,3 @@
-import Synchronization
 public import StrataStorage
 
 /// An in-memory ``FileSystem`` for crash and fault tests.
@@ -44,12 +43,12 @@ public final class SimulatedFileSystem: FileSystem {
         var random = SplitMix64(seed: 1)
     }
 
-    let state: Mutex<State>
+    let state: Locked<State>
 
     /// An empty file system.
-    public init() { state = Mutex(State()) }
+    public init() { state = Locked(State()) }
 
-    init(state: State) { self.state = Mutex(state) }
+    init(state: State) { self.state = Locked(state) }
 
     /// How many file-system calls have been made so far.
     public var callCount: Int { state.withLock { $0.calls } }
@@ -299,7 +298,7 @@ final class SimulatedFileHandle: FileHandle {
 final class SimulatedLock: FileLock {
     let fileSystem: SimulatedFileSystem
     let path: String
-    private let released = Mutex(false)
+    private let released = Locked(false)
     init(fileSystem: SimulatedFileSystem, path: String) {
         self.fileSystem = fileSystem
         self.path = path

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import StrataStorage
 
 extension ValidationRule {
     /// Whether `value` passes this rule. `.null` passes every rule (requiredness is the
@@ -77,7 +77,7 @@ final class PatternCache: Sendable {
     /// The process-wide cache.
     static let shared = PatternCache()
 
-    private let storage = Mutex<[String: NSRegularExpression]>([:])
+    private let storage = Locked<[String: NSRegularExpression]>([:])
     private let limit = 256
 
     /// Whether `pattern` is a valid regular expression on its own (before wrapping), with

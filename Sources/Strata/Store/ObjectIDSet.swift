@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import StrataStorage
 
 /// A set of object IDs that a batch request keeps as key ranges per entity and turns into a
 /// `Set<ObjectID>` only when someone asks (an observer or a context merging the change).
@@ -49,7 +49,7 @@ private final class LazyObjectIDs: Sendable {
     /// Distinct entities, each with its keys.
     let ranges: [(entityName: String, keys: KeyRanges)]
     let count: Int
-    private let materialized = Mutex<Set<ObjectID>?>(nil)
+    private let materialized = Locked<Set<ObjectID>?>(nil)
 
     init(storeID: UUID, ranges: [(entityName: String, keys: KeyRanges)]) {
         self.storeID = storeID

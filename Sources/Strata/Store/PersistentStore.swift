@@ -1,6 +1,5 @@
 public import Foundation
 public import StrataStorage
-import Synchronization
 
 /// A store directory opened for use: the committed state in memory as immutable versions,
 /// persisted to the write-ahead log and snapshots.
@@ -42,9 +41,9 @@ public final class PersistentStore: Sendable {
     let layouts: [EntityLayout]
     let layoutIndex: [String: Int]
     let engine: StorageEngine
-    let writer: Mutex<WriterState>
-    let published: Mutex<StoreVersion>
-    let observers = Mutex<[UUID: @Sendable (StoreChange) -> Void]>([:])
+    let writer: Locked<WriterState>
+    let published: Locked<StoreVersion>
+    let observers = Locked<[UUID: @Sendable (StoreChange) -> Void]>([:])
     /// Per layout, the stored property values a newly inserted object starts with: each
     /// attribute's default in ``validationSchema`` (else in the stored schema), else null.
     let insertDefaults: [[AttributeValue]]
@@ -65,8 +64,8 @@ public final class PersistentStore: Sendable {
             return layout.properties.map { entity.attribute(named: $0.name)?.defaultValue ?? .null }
         }
         self.engine = engine
-        writer = Mutex(WriterState(head: version, nextPrimaryKeys: nextPrimaryKeys))
-        published = Mutex(version)
+        writer = Locked(WriterState(head: version, nextPrimaryKeys: nextPrimaryKeys))
+        published = Locked(version)
     }
 
     /// Whether the store refuses writes (opened read-only, or after a write error).
@@ -135,9 +134,9 @@ public final class PersistentStore: Sendable {
 
 /// Keeps an observation alive; ``cancel()`` or releasing it stops the observation.
 public final class ObservationToken: Sendable {
-    private let onCancel: Mutex<(@Sendable () -> Void)?>
+    private let onCancel: Locked<(@Sendable () -> Void)?>
 
-    init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = Mutex(onCancel) }
+    init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = Locked(onCancel) }
 
     /// Stops the observation.
     public func cancel() {

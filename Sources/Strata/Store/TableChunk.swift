@@ -1,5 +1,4 @@
 internal import StrataStorage
-import Synchronization
 
 /// An immutable run of rows of one entity, sorted by primary key: one ``ColumnChunk`` per
 /// column (primary key, row version, attributes, to-one foreign keys).
@@ -9,7 +8,7 @@ import Synchronization
 final class TableChunk: Sendable {
     let columns: [ColumnChunk]
     /// Per-column statistics computed on first use by queries (see `ChunkSkipper`).
-    let statisticsCache = Mutex<[Int: ColumnStatistics]>([:])
+    let statisticsCache = Locked<[Int: ColumnStatistics]>([:])
 
     init(columns: [ColumnChunk]) { self.columns = columns }
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Reads a snapshot: its header and footer index at open, then any chunk on demand.
 ///
@@ -25,7 +24,7 @@ public final class SnapshotReader: Sendable {
     private let handle: any FileHandle
     private let path: String
     /// Set by ``verifyChecksums()``; ``readChunk(_:)`` decodes from it instead of the file.
-    private let verifiedImage = Mutex<VerifiedImage?>(nil)
+    private let verifiedImage = Locked<VerifiedImage?>(nil)
 
     /// Opens `directory/name` and reads its header and footer.
     ///

@@ -1,6 +1,6 @@
 import Testing
 import Foundation
-import Synchronization
+import StrataStorage
 import StrataTestSupport
 @testable import Strata
 
@@ -11,7 +11,7 @@ import StrataTestSupport
     /// A slot the test fills with the running fetch; a progress handler that needs it waits
     /// until it is filled (the first update can arrive before `execute` returns).
     final class ResultSlot: Sendable {
-        private let value = Mutex<AsynchronousFetchResult?>(nil)
+        private let value = Locked<AsynchronousFetchResult?>(nil)
         private let filled = DispatchSemaphore(value: 0)
         /// Stores the result and wakes the waiter.
         func fill(_ result: AsynchronousFetchResult) { value.withLock { $0 = result }; filled.signal() }
@@ -89,7 +89,7 @@ import StrataTestSupport
         let context = ObjectContext(store: store)
         let (firstUpdate, firstUpdateContinuation) = AsyncStream<FetchProgress>.makeStream()
         let resume = DispatchSemaphore(value: 0)
-        let updates = Mutex(0)
+        let updates = Locked(0)
         let task = Task {
             try await context.fetchObjectIDs(FetchRequest(entityName: "TodoItem", sortKeys: [SortKey("createdAt")])) { update in
                 let n = updates.withLock { $0 += 1; return $0 }
@@ -163,7 +163,7 @@ import StrataTestSupport
         defer { dir.remove() }
         let store = try AsyncFixture.makeStore(dir, count: 100)
         let context = ObjectContext(store: store)
-        let completions = Mutex(0)
+        let completions = Locked(0)
         for (name, fetch, code, mention) in Self.badRequests {
             let request = AsynchronousFetchRequest(fetchRequest: fetch) { _ in completions.withLock { $0 += 1 } }
             do {

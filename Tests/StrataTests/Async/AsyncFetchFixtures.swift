@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import StrataStorage
 import StrataTestSupport
 @testable import Strata
 
@@ -53,7 +53,7 @@ enum AsyncFixture {
     /// Progress updates as the handler receives them, with whatever the test wants to do on
     /// each (`onUpdate(index, update, result)`), in the order they arrive.
     final class ProgressLog: Sendable {
-        private let state = Mutex<[FetchProgress]>([])
+        private let state = Locked<[FetchProgress]>([])
         /// Every update so far.
         var updates: [FetchProgress] { state.withLock { $0 } }
         /// Records `update` and returns its index.

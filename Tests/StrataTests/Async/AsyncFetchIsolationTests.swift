@@ -1,6 +1,6 @@
 import Testing
 import Foundation
-import Synchronization
+import StrataStorage
 import StrataTestSupport
 @testable import Strata
 
@@ -29,7 +29,7 @@ import StrataTestSupport
         // On the first update (after the first chunk), three commits land before the scan
         // goes on: another context inserts a match, deletes one and renames one; this context
         // makes one match stop matching; a batch update makes every priority-1 item match.
-        let mid = Mutex<(inserted: ObjectID?, errors: [String])>((nil, []))
+        let mid = Locked<(inserted: ObjectID?, errors: [String])>((nil, []))
         let (_, outcomes) = try AsyncFixture.start(request, in: context) { index, _ in
             guard index == 0 else { return }
             do {

@@ -1,6 +1,6 @@
 import Testing
 import Foundation
-import Synchronization
+import StrataStorage
 import StrataTestSupport
 @testable import Strata
 
@@ -21,7 +21,7 @@ import StrataTestSupport
 
         // On updates 0, 2 and 4 the same context inserts an item, toggles one and saves; the
         // handler waits for the save, so each lands while the scan is running.
-        let saves = Mutex<(inserted: [ObjectID], errors: [String])>(([], []))
+        let saves = Locked<(inserted: [ObjectID], errors: [String])>(([], []))
         let log = AsyncFixture.ProgressLog()
         let (result, outcomes) = try AsyncFixture.start(request, in: context, log: log) { index, update in
             guard !update.isFinished, index % 2 == 0, index <= 4 else { return }

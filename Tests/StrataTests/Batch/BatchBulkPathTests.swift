@@ -1,6 +1,5 @@
 import Testing
 import Foundation
-import Synchronization
 import StrataTestSupport
 @testable import Strata
 import StrataStorage
@@ -76,7 +75,7 @@ import StrataStorage
         let dir = try TemporaryDirectory()
         let store = try PersistentStore.open(at: dir.path, schema: BatchFixture.todoSchema, options: BatchFixture.options())
         let ids = try BatchFixture.insert(store, "TodoItem", (0..<3_000).map { ["name": .string("item \($0)"), "createdAt": .date(Date(timeIntervalSinceReferenceDate: Double($0)))] })
-        let changes = Mutex<[StoreChange]>([])
+        let changes = Locked<[StoreChange]>([])
         let token = store.observeChanges { change in changes.withLock { $0.append(change) } }
         defer { token.cancel() }
         _ = try store.execute(BatchUpdateRequest(entityName: "TodoItem", propertiesToUpdate: ["done": .constant(true)]))

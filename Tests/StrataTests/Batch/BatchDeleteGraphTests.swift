@@ -1,6 +1,6 @@
 import Testing
 import Foundation
-import Synchronization
+import StrataStorage
 import StrataTestSupport
 @testable import Strata
 
@@ -143,7 +143,7 @@ import StrataTestSupport
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let (store, g) = try Self.makeGraph(dir)
-        let changes = Mutex<[StoreChange]>([])
+        let changes = Locked<[StoreChange]>([])
         let token = store.observeChanges { change in changes.withLock { $0.append(change) } }
         defer { token.cancel() }
         let manual = ObjectContext(store: store, name: "manual")

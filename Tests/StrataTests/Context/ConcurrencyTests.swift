@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 import Synchronization
 import Testing
 import StrataTestSupport
@@ -91,7 +92,7 @@ import StrataTestSupport
         defer { fixture.remove() }
         let (counterID, _) = try Self.seed(fixture)
         let finishedWriters = Atomic(0)
-        let readerFailures = Mutex<[String]>([])
+        let readerFailures = Locked<[String]>([])
         let writers = 2, readers = 2, rounds = Self.saves / 2
         let group = DispatchGroup()
         // Plain threads, not a thread pool: the readers spin until the writers finish, so

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import StrataStorage
 import Testing
 import StrataTestSupport
 @testable import Strata
@@ -134,7 +134,7 @@ struct GraphDump: Equatable, CustomStringConvertible {
 
 /// Values collected from callbacks on other threads.
 final class Collected<Element: Sendable>: Sendable {
-    private let items = Mutex<[Element]>([])
+    private let items = Locked<[Element]>([])
 
     /// Appends one value.
     func append(_ item: Element) { items.withLock { $0.append(item) } }

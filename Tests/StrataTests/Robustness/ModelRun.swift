@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import StrataTestSupport
 @testable import Strata
 import StrataStorage
@@ -402,8 +401,8 @@ final class ModelRun {
 
 /// A value set on one thread and read on another.
 final class LockedBox<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
-    init(_ value: Value) { self.value = Mutex(value) }
+    private let value: Locked<Value>
+    init(_ value: Value) { self.value = Locked(value) }
     func set(_ newValue: Value) { value.withLock { $0 = newValue } }
     func get() -> Value { value.withLock { $0 } }
     func mutate(_ body: (inout Value) -> Void) { value.withLock { body(&$0) } }

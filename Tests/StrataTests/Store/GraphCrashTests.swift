@@ -155,5 +155,6 @@ import StrataTestSupport
             Self.checkRecovery(fs.powerLossImage(seed: seed), crashed, "power loss, \(replay)")
             Self.checkRecovery(fs.processCrashImage(), crashed, "process crash, \(replay)")
         }
+        print("graph crash: \(points) crash points checked (each reopened after a power loss and after a process crash)")
     }
 }

@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+import StrataStorage
 
 /// The handle of a running asynchronous fetch: its progress, its outcome, and a way to
 /// cancel it (Core Data's `NSAsynchronousFetchResult`).
@@ -31,7 +31,7 @@ public final class AsynchronousFetchResult: @unchecked Sendable {
         /// Set once the fetch finished, failed or was cancelled: no update follows.
         var ended = false
     }
-    let stream = Mutex(StreamState())
+    let stream = Locked(StreamState())
 
     init(totalRows: Int) {
         progress = Progress(totalUnitCount: Int64(totalRows))

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import StrataStorage
 
 extension ObjectContext {
     /// Starts an asynchronous fetch and returns its handle at once.
@@ -112,7 +112,7 @@ extension ObjectContext {
 
 /// Holds the running fetch so task cancellation can reach it, whichever comes first.
 private final class ResultBox: Sendable {
-    private let state = Mutex<(result: AsynchronousFetchResult?, cancelled: Bool)>((nil, false))
+    private let state = Locked<(result: AsynchronousFetchResult?, cancelled: Bool)>((nil, false))
     func set(_ result: AsynchronousFetchResult) {
         let cancelNow = state.withLock { s -> Bool in s.result = result; return s.cancelled }
         if cancelNow { result.cancel() }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import StrataStorage
 
 /// A compiled `MATCHES` pattern: a whole-string regular expression.
 ///
@@ -11,7 +11,7 @@ final class PredicateRegex: @unchecked Sendable {
     private init(_ expression: NSRegularExpression) { self.expression = expression }
 
     /// Recently compiled patterns, so that binding the same predicate again is cheap.
-    private static let cache = Mutex<[CacheKey: PredicateRegex]>([:])
+    private static let cache = Locked<[CacheKey: PredicateRegex]>([:])
     private static let cacheLimit = 128
 
     private struct CacheKey: Hashable {
