@@ -39,6 +39,32 @@ import StrataTestSupport
         #expect(raw.count == FrameHeader.size + noise.count)
     }
 
+    @Test func largePayloadsAreSampledBeforeCompressing() throws {
+        var random = SplitMix64(seed: 11)
+        let size = FrameCodec.sampledCompressionLength * 4
+        // Incompressible throughout: stored raw, without compressing all of it.
+        let noise = (0..<size).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        #expect(!FrameCodec.worthCompressing(noise))
+        let raw = try FrameCodec.prepare(noise)
+        #expect(!raw.isCompressed && raw.stored == noise)
+        // Noise at the start but a compressible middle (a blob, then columns): compressed.
+        var mixed = noise
+        for i in (size / 4)..<size { mixed[i] = UInt8(i % 7) }
+        #expect(try FrameCodec.prepare(mixed).isCompressed)
+        // Compressible from the start: compressed.
+        #expect(try FrameCodec.prepare([UInt8](repeating: 3, count: size)).isCompressed)
+        // Just under the sampling length, noise is still tried in full (and stored raw).
+        let shorter = Array(noise.prefix(FrameCodec.sampledCompressionLength - 1))
+        #expect(FrameCodec.worthCompressing(shorter))
+        // Frames written raw by this rule decode like any other.
+        let frame = try FrameCodec.encode(noise, kind: 2, lsn: 3, timestamp: 0, syncedLSN: 2, salt: 4)
+        guard case .success(let (_, decoded)) = Self.decode(frame, salt: 4) else {
+            Issue.record("sampled raw frame did not decode")
+            return
+        }
+        #expect(decoded == noise)
+    }
+
     @Test func smallPayloadsAreStoredRawButSmallCompressedFramesStillDecode() throws {
         // Below the threshold the writer does not try LZ4, however compressible the bytes.
         let small = [UInt8](repeating: 42, count: FrameCodec.minimumCompressedLength - 1)

@@ -26,6 +26,16 @@ public enum FrameCodec {
     /// compressed frame of any size, so stores written with another threshold still open.
     public static let minimumCompressedLength = 256
 
+    /// Payloads at least this long are sampled before LZ4 runs over all of them: when
+    /// neither of two ``compressionSampleLength``-byte samples (the start and the middle)
+    /// shrinks, the payload is stored raw. Compressing a megabyte of incompressible data
+    /// costs far more than the checksum and the write together, only to be thrown away.
+    /// Like the length threshold, this is a writer's choice; the format does not change.
+    public static let sampledCompressionLength = 64 * 1024
+
+    /// The length of each sample taken by the ``sampledCompressionLength`` rule.
+    public static let compressionSampleLength = 8 * 1024
+
     /// Compresses and checksums `payload`.
     ///
     /// - Throws: ``StorageError/Code/tooLarge`` when the payload exceeds
@@ -37,13 +47,28 @@ public enum FrameCodec {
         }
         var stored = payload
         var compressed = false
-        if payload.count >= minimumCompressedLength, let packed = LZ4.compress(payload), packed.count < payload.count {
+        if payload.count >= minimumCompressedLength, worthCompressing(payload),
+           let packed = LZ4.compress(payload), packed.count < payload.count {
             stored = packed
             compressed = true
         }
         let crc = stored.withUnsafeBytes { CRC32C.update(CRC32C.initial, $0) }
         return PreparedPayload(stored: stored, isCompressed: compressed,
                                rawLength: payload.count, runningChecksum: crc)
+    }
+
+    /// Whether LZ4 is worth running over all of `payload`: always below
+    /// ``sampledCompressionLength``; above it, only when a sample from the start or from the
+    /// middle compresses to less than its own length.
+    static func worthCompressing(_ payload: [UInt8]) -> Bool {
+        guard payload.count >= sampledCompressionLength else { return true }
+        return payload.withUnsafeBytes { raw in
+            for start in [0, (raw.count - compressionSampleLength) / 2] {
+                let sample = UnsafeRawBufferPointer(rebasing: raw[start..<(start + compressionSampleLength)])
+                if let packed = LZ4.compress(sample), packed.count < sample.count { return true }
+            }
+            return false
+        }
     }
 
     /// Appends the complete frame (header then stored payload) to `buffer`.
