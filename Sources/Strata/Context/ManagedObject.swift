@@ -22,6 +22,8 @@ public final class ManagedObject: CustomStringConvertible {
     /// The object's permanent identity.
     public let objectID: ObjectID
     let layoutIndex: Int
+    /// Its key in the context's registry and changed objects.
+    let registryKey: RegistryKey
     weak var contextReference: ObjectContext?
     /// Stored property values as last read from the store (`nil` while a fault). For an
     /// object inserted in this context: its values, defaults overwritten by every change
@@ -38,9 +40,10 @@ public final class ManagedObject: CustomStringConvertible {
     /// an entity the store does not have (`object(with:)` cannot throw, so every access does).
     var unusable: StrataError?
 
-    init(objectID: ObjectID, layoutIndex: Int, context: ObjectContext, lifecycle: Lifecycle) {
+    init(objectID: ObjectID, layoutIndex: Int, registryKey: RegistryKey, context: ObjectContext, lifecycle: Lifecycle) {
         self.objectID = objectID
         self.layoutIndex = layoutIndex
+        self.registryKey = registryKey
         self.contextReference = context
         self.lifecycle = lifecycle
     }
