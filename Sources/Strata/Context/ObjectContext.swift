@@ -42,16 +42,22 @@ public final class ObjectContext: @unchecked Sendable {
 
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    // `registry` and `changed` skip the runtime exclusivity checks: they are touched only on
+    // the context's queue, and no inout access to them spans a call that could reach them
+    // again (a released object does not touch them on deinit).
     /// Registered objects by entity layout index and primary key (see ``RegistryKey``).
-    var registry: [RegistryKey: WeakObject] = [:]
+    @exclusivity(unchecked) var registry: [RegistryKey: WeakObject] = [:]
     /// The registry keys given to IDs of another store or of an entity the store does not
     /// have; their objects are unusable, and their keys' negative entity numbers keep them
     /// apart from every real object.
     var foreignRegistry: [ObjectID: RegistryKey] = [:]
-    var changed: [RegistryKey: ManagedObject] = [:]
+    @exclusivity(unchecked) var changed: [RegistryKey: ManagedObject] = [:]
     /// Each entity's property-name index, copied out of the store's layouts once so that a
     /// lookup by key does not go through the whole layout.
     let propertyIndexes: [[String: Int]]
+    /// Each entity's stored property names in layout order, for entities with few of them:
+    /// comparing a short key with a handful of names beats hashing it.
+    let propertyNames: [[String]?]
     var saveObservers: [UUID: @Sendable (ContextDidSave) -> Void] = [:]
     var storeObservation: ObservationToken?
 
@@ -61,6 +67,7 @@ public final class ObjectContext: @unchecked Sendable {
         self.concurrencyType = concurrencyType
         self.name = name
         propertyIndexes = store.layouts.map(\.propertyIndex)
+        propertyNames = store.layouts.map { $0.properties.count <= 8 ? $0.properties.map(\.name) : nil }
         queue = concurrencyType == .mainQueue ? .main : DispatchQueue(label: "strata.context.\(name ?? "private")")
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
     }
@@ -238,7 +245,11 @@ public final class ObjectContext: @unchecked Sendable {
     }
 
     func propertyIndex(_ key: String, in object: ManagedObject) throws(StrataError) -> Int {
-        if let index = propertyIndexes[object.layoutIndex][key] { return index }
+        if let names = propertyNames[object.layoutIndex] {
+            for index in names.indices where names[index] == key { return index }
+        } else if let index = propertyIndexes[object.layoutIndex][key] {
+            return index
+        }
         let layout = store.layouts[object.layoutIndex]
         if layout.entity.relationship(named: key)?.isToMany == true {
             throw StrataError(.unknownKey, "\(layout.entity.name).\(key) is a to-many relationship; use objects(forKey:), add(_:toKey:) and remove(_:fromKey:).", entity: layout.entity.name, key: key)
