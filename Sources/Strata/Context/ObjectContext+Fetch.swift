@@ -9,7 +9,8 @@ extension ObjectContext {
     public func fetch(_ request: FetchRequest) throws(StrataError) -> FetchedResults {
         let ids = try fetchObjectIDs(request)
         return FetchedResults(context: self, ids: ids, batchSize: request.fetchBatchSize,
-                              loadValues: !request.returnsObjectsAsFaults)
+                              loadValues: !request.returnsObjectsAsFaults,
+                              layoutIndex: store.layoutIndex[request.entityName])
     }
 
     /// The IDs of the objects matching `request`, in order.

@@ -12,7 +12,7 @@ extension ObjectContext {
             object.committed = nil
             object.committedVersion = 0
             if object.lifecycle == .deleted { object.lifecycle = .persisted }
-            changed[object.objectID] = nil
+            changed[object.registryKey] = nil
             return
         }
         guard let row = readRow(of: object) else {
@@ -97,16 +97,17 @@ extension ObjectContext {
         for box in registry.values { box.object?.lifecycle = .invalid }
         for object in changed.values { object.lifecycle = .invalid }
         registry = [:]
+        foreignRegistry = [:]
         changed = [:]
     }
 
     func merge(updated: Set<ObjectID>, deleted: Set<ObjectID>) {
         for id in updated {
-            guard let object = registry[id]?.object, object.committed != nil else { continue }
+            guard let object = registered(id), object.committed != nil else { continue }
             refresh(object, mergeChanges: true)
         }
         for id in deleted {
-            guard let object = registry[id]?.object else { continue }
+            guard let object = registered(id) else { continue }
             forget(object)
         }
     }
@@ -114,7 +115,7 @@ extension ObjectContext {
     private func forget(_ object: ManagedObject) {
         object.lifecycle = .invalid
         object.pending = [:]
-        changed[object.objectID] = nil
-        registry[object.objectID] = nil
+        changed[object.registryKey] = nil
+        registry[object.registryKey] = nil
     }
 }

@@ -187,7 +187,7 @@ extension ObjectContext {
             case .deleted:
                 if !object.wasInserted { deleted.insert(object.objectID) }
                 object.lifecycle = .invalid
-                registry[object.objectID] = nil
+                registry[object.registryKey] = nil
             case .invalid:
                 break
             }
@@ -202,7 +202,7 @@ extension ObjectContext {
     private func conflictError(_ conflicts: StoreConflicts) -> StrataError {
         let head = store.headVersion
         let parts = conflicts.conflicts.map { conflict -> String in
-            let object = registry[conflict.objectID]?.object
+            let object = registered(conflict.objectID)
             let mine = object.map { o in o.pending.keys.map { store.layouts[o.layoutIndex].properties[$0].name }.sorted() } ?? []
             guard let current = conflict.currentVersion else {
                 return "\(conflict.objectID.entityName) \(conflict.objectID.primaryKey) was deleted in the store" + (mine.isEmpty ? "" : " (this context changed: \(mine.joined(separator: ", ")))")
@@ -224,13 +224,13 @@ extension ObjectContext {
         // the commit that caused it may still be waiting for its fsync (unpublished).
         let head = store.headVersion
         for conflict in conflicts.conflicts {
-            guard let object = registry[conflict.objectID]?.object else { continue }
+            guard let object = registered(conflict.objectID) else { continue }
             guard let row = readRow(of: object, in: head) else {
                 // Deleted in the store: the store's delete wins under every policy but .error.
                 object.lifecycle = .invalid
                 object.pending = [:]
-                changed[object.objectID] = nil
-                registry[object.objectID] = nil
+                changed[object.registryKey] = nil
+                registry[object.registryKey] = nil
                 continue
             }
             let base = object.committed ?? row.values

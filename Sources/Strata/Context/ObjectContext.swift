@@ -42,8 +42,22 @@ public final class ObjectContext: @unchecked Sendable {
 
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
-    var registry: [ObjectID: WeakObject] = [:]
-    var changed: [ObjectID: ManagedObject] = [:]
+    // `registry` and `changed` skip the runtime exclusivity checks: they are touched only on
+    // the context's queue, and no inout access to them spans a call that could reach them
+    // again (a released object does not touch them on deinit).
+    /// Registered objects by entity layout index and primary key (see ``RegistryKey``).
+    @exclusivity(unchecked) var registry: [RegistryKey: WeakObject] = [:]
+    /// The registry keys given to IDs of another store or of an entity the store does not
+    /// have; their objects are unusable, and their keys' negative entity numbers keep them
+    /// apart from every real object.
+    var foreignRegistry: [ObjectID: RegistryKey] = [:]
+    @exclusivity(unchecked) var changed: [RegistryKey: ManagedObject] = [:]
+    /// Each entity's property-name index, copied out of the store's layouts once so that a
+    /// lookup by key does not go through the whole layout.
+    let propertyIndexes: [[String: Int]]
+    /// Each entity's stored property names in layout order, for entities with few of them:
+    /// comparing a short key with a handful of names beats hashing it.
+    let propertyNames: [[String]?]
     var saveObservers: [UUID: @Sendable (ContextDidSave) -> Void] = [:]
     var storeObservation: ObservationToken?
 
@@ -52,6 +66,8 @@ public final class ObjectContext: @unchecked Sendable {
         self.store = store
         self.concurrencyType = concurrencyType
         self.name = name
+        propertyIndexes = store.layouts.map(\.propertyIndex)
+        propertyNames = store.layouts.map { $0.properties.count <= 8 ? $0.properties.map(\.name) : nil }
         queue = concurrencyType == .mainQueue ? .main : DispatchQueue(label: "strata.context.\(name ?? "private")")
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
     }
@@ -105,10 +121,11 @@ public final class ObjectContext: @unchecked Sendable {
         let layout = try store.layout(named: entityName)
         let key = store.allocatePrimaryKeys(entity: layout.index, count: 1).lowerBound
         let id = ObjectID(storeID: store.storeID, entityName: layout.entity.name, primaryKey: key)
-        let object = ManagedObject(objectID: id, layoutIndex: layout.index, context: self, lifecycle: .inserted)
+        let registryKey = RegistryKey(entity: layout.index, primaryKey: key)
+        let object = ManagedObject(objectID: id, layoutIndex: layout.index, registryKey: registryKey, context: self, lifecycle: .inserted)
         object.committed = store.insertDefaults[layout.index]
-        registry[id] = WeakObject(object)
-        changed[id] = object
+        registry[registryKey] = WeakObject(object)
+        changed[registryKey] = object
         return object
     }
 
@@ -116,14 +133,41 @@ public final class ObjectContext: @unchecked Sendable {
     ///
     /// Accessing a fault whose row no longer exists throws `.objectNotFound`.
     public func object(with id: ObjectID) -> ManagedObject {
-        if let existing = registry[id]?.object { return existing }
         let index = store.layoutIndex[id.entityName]
-        let object = ManagedObject(objectID: id, layoutIndex: index ?? 0, context: self, lifecycle: .persisted)
+        if let index, id.storeID == store.storeID { return object(layoutIndex: index, id: id) }
+        if let key = foreignRegistry[id], let existing = registry[key]?.object { return existing }
         // An ID this store cannot resolve gives a fault that throws on every access, rather
         // than one that reads another entity's (or another store's) row with the same key.
+        let key = foreignRegistry[id] ?? RegistryKey(entity: -1 - foreignRegistry.count, primaryKey: id.primaryKey)
+        let object = ManagedObject(objectID: id, layoutIndex: index ?? 0, registryKey: key, context: self, lifecycle: .persisted)
         object.unusable = foreignIDError(id, knownEntity: index != nil)
-        registry[id] = WeakObject(object)
+        foreignRegistry[id] = key
+        registry[key] = WeakObject(object)
         return object
+    }
+
+    /// ``object(with:)`` for an ID of this store whose entity's layout index is known: the
+    /// registered object, or a new fault. One hash of the registry either way.
+    func object(layoutIndex index: Int, id: ObjectID) -> ManagedObject {
+        let key = RegistryKey(entity: index, primaryKey: id.primaryKey)
+        return Self.resolve(&registry[key, default: WeakObject()]) {
+            ManagedObject(objectID: id, layoutIndex: index, registryKey: key, context: self, lifecycle: .persisted)
+        }
+    }
+
+    private static func resolve(_ box: inout WeakObject, _ make: () -> ManagedObject) -> ManagedObject {
+        if let existing = box.object { return existing }
+        let object = make()
+        box.object = object
+        return object
+    }
+
+    /// The registered object with `id`, if it is alive.
+    func registered(_ id: ObjectID) -> ManagedObject? {
+        if id.storeID == store.storeID, let index = store.layoutIndex[id.entityName] {
+            return registry[RegistryKey(entity: index, primaryKey: id.primaryKey)]?.object
+        }
+        return foreignRegistry[id].flatMap { registry[$0]?.object }
     }
 
     /// Why `id` cannot name an object of this context's store, or `nil` when it can.
@@ -157,10 +201,10 @@ public final class ObjectContext: @unchecked Sendable {
         case .inserted:
             object.wasInserted = true
             object.lifecycle = .deleted
-            changed[object.objectID] = object
+            changed[object.registryKey] = object
         case .persisted:
             object.lifecycle = .deleted
-            changed[object.objectID] = object
+            changed[object.registryKey] = object
         case .deleted, .invalid:
             break
         }
@@ -194,14 +238,18 @@ public final class ObjectContext: @unchecked Sendable {
         // An inserted object is in `changed` from insert(_:) until it is saved or dropped.
         if object.lifecycle == .inserted { return }
         if object.lifecycle == .persisted && object.pending.isEmpty {
-            changed[object.objectID] = nil
+            changed[object.registryKey] = nil
         } else {
-            changed[object.objectID] = object
+            changed[object.registryKey] = object
         }
     }
 
     func propertyIndex(_ key: String, in object: ManagedObject) throws(StrataError) -> Int {
-        if let index = store.layouts[object.layoutIndex].propertyIndex[key] { return index }
+        if let names = propertyNames[object.layoutIndex] {
+            for index in names.indices where names[index] == key { return index }
+        } else if let index = propertyIndexes[object.layoutIndex][key] {
+            return index
+        }
         let layout = store.layouts[object.layoutIndex]
         if layout.entity.relationship(named: key)?.isToMany == true {
             throw StrataError(.unknownKey, "\(layout.entity.name).\(key) is a to-many relationship; use objects(forKey:), add(_:toKey:) and remove(_:fromKey:).", entity: layout.entity.name, key: key)
@@ -214,9 +262,7 @@ public final class ObjectContext: @unchecked Sendable {
     /// The row of `object` in the store's newest published version (or in `version`).
     func readRow(of object: ManagedObject, in version: StoreVersion? = nil) -> (values: [AttributeValue], version: UInt64)? {
         let version = version ?? store.currentVersion
-        let table = version.tables[object.layoutIndex]
-        guard let location = table.locate(object.objectID.primaryKey) else { return nil }
-        return (table.layout.properties.indices.map { table.value($0, at: location) }, table.version(at: location))
+        return version.tables[object.layoutIndex].row(object.objectID.primaryKey)
     }
 }
 
@@ -224,5 +270,18 @@ public final class ObjectContext: @unchecked Sendable {
 /// keeps them; changed ones are also held by the context until saved.
 struct WeakObject {
     weak var object: ManagedObject?
-    init(_ object: ManagedObject) { self.object = object }
+    init(_ object: ManagedObject? = nil) { self.object = object }
+}
+
+/// A registered object's key in its context: its entity's layout index and its primary key.
+///
+/// Cheaper to hash and compare than an ``ObjectID`` (no string, no UUID). IDs of another
+/// store or of an unknown entity get negative entity numbers (see `foreignRegistry`).
+struct RegistryKey: Hashable {
+    let entity: Int
+    let primaryKey: Int64
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(UInt64(bitPattern: primaryKey) ^ (UInt64(truncatingIfNeeded: entity) &<< 48))
+    }
 }

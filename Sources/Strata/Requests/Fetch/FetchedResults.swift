@@ -8,13 +8,22 @@ public struct FetchedResults: RandomAccessCollection {
         let context: ObjectContext
         let batchSize: Int
         let loadValues: Bool
+        /// The results' entity layout index in the context's store, when known.
+        let layoutIndex: Int?
         var batchIndex = -1
         var batch: [ManagedObject] = []
 
-        init(context: ObjectContext, batchSize: Int, loadValues: Bool) {
+        init(context: ObjectContext, batchSize: Int, loadValues: Bool, layoutIndex: Int?) {
             self.context = context
             self.batchSize = batchSize
             self.loadValues = loadValues
+            self.layoutIndex = layoutIndex
+        }
+
+        func object(with id: ObjectID) -> ManagedObject {
+            let object = layoutIndex.map { context.object(layoutIndex: $0, id: id) } ?? context.object(with: id)
+            if loadValues { try? object.fireFault() }
+            return object
         }
     }
 
@@ -23,15 +32,15 @@ public struct FetchedResults: RandomAccessCollection {
     private let batches: Batches
     private let all: [ManagedObject]?
 
-    init(context: ObjectContext, ids: [ObjectID], batchSize: Int, loadValues: Bool) {
+    /// `layoutIndex`: the entity of every ID in `ids`, in `context`'s store (a fetch's IDs are
+    /// all of its entity), so materializing skips the lookup by entity name.
+    init(context: ObjectContext, ids: [ObjectID], batchSize: Int, loadValues: Bool, layoutIndex: Int? = nil) {
         objectIDs = ids
-        batches = Batches(context: context, batchSize: batchSize, loadValues: loadValues)
+        let batches = Batches(context: context, batchSize: batchSize, loadValues: loadValues, layoutIndex: layoutIndex)
+        self.batches = batches
         if batchSize == 0 {
-            all = ids.map { id in
-                let object = context.object(with: id)
-                if loadValues { try? object.fireFault() }
-                return object
-            }
+            context.registry.reserveCapacity(context.registry.count + ids.count)
+            all = ids.map(batches.object(with:))
         } else {
             all = nil
         }
@@ -49,11 +58,7 @@ public struct FetchedResults: RandomAccessCollection {
         let index = position / b.batchSize
         if index != b.batchIndex {
             let range = (index * b.batchSize)..<Swift.min((index + 1) * b.batchSize, objectIDs.count)
-            b.batch = objectIDs[range].map { id in
-                let object = b.context.object(with: id)
-                if b.loadValues { try? object.fireFault() }
-                return object
-            }
+            b.batch = objectIDs[range].map(b.object(with:))
             b.batchIndex = index
         }
         return b.batch[position - index * b.batchSize]
