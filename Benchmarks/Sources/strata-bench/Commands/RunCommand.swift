@@ -80,7 +80,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         if !storageBenchmarks.isEmpty {
             print("")
-            print("Storage engine (StrataStorage, issue 2), against the machine limits above:")
+            print("Strata alone — the storage engine (issue 2) and the asynchronous fetch (issue 5) — against the machine limits above:")
             print("")
             print(report.storageTable)
         }

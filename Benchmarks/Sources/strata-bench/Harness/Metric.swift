@@ -13,6 +13,10 @@ enum MetricUnit: String, Sendable, Codable {
     case perSecond
     /// A throughput; printed in MB/s or GB/s (10⁶ and 10⁹ bytes).
     case bytesPerSecond
+    /// A number of rows; printed as a count.
+    case rows
+    /// One figure divided by another measured in the same run; printed as "0.95×".
+    case ratio
 
     /// Whether a smaller figure is better (true for time and size, false for rates).
     var lowerIsBetter: Bool {
@@ -40,6 +44,10 @@ enum MetricUnit: String, Sendable, Codable {
         case .bytesPerSecond:
             if value >= 1e9 { return fixed(value / 1e9, digits: 2) + " GB/s" }
             return fixed(value / 1e6, digits: 0) + " MB/s"
+        case .rows:
+            return grouped(Int(value.rounded())) + " rows"
+        case .ratio:
+            return fixed(value, digits: 2) + "×"
         }
     }
 }

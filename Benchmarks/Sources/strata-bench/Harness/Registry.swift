@@ -24,6 +24,10 @@ enum Registry {
         GroupCommit.benchmark,
         SnapshotLoad.oneThread,
         SnapshotLoad.twoThreads,
+        AsyncFetchResponsiveness.firstProgress,
+        AsyncFetchResponsiveness.progressGap,
+        AsyncFetchResponsiveness.cancellation,
+        AsyncFetchResponsiveness.overSynchronous,
     ]
 
     /// The workload named `name`, if any.

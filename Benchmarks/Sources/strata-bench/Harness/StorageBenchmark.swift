@@ -1,5 +1,5 @@
-/// A micro-benchmark of the storage engine alone (`StrataStorage`, issue 2): no SQLite side,
-/// read against the machine limit measured in the same run instead.
+/// A benchmark of Strata alone — the storage engine (issue 2) or the asynchronous fetch (issue 5):
+/// no SQLite side; read against a machine limit measured in the same run where one applies.
 struct StorageBenchmark: Sendable {
     /// The name used by `--only` and in the JSON, e.g. "append-1mib".
     let name: String

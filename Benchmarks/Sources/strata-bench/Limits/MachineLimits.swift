@@ -15,6 +15,9 @@ struct MachineLimits: Sendable, Codable {
     var sequentialWriteFsyncBytesPerSecond: Double
     /// The number of bytes that probe wrote.
     var sequentialWriteBytes: Int
+    /// The same writes with an fdatasync after each 1 MiB write, in bytes per second: the
+    /// bound for appending one 1 MiB transaction per sync, as `.always` does.
+    var sequentialWriteSyncEachBytesPerSecond: Double
     /// Median latency of one 4 KiB append followed by fdatasync, in seconds.
     var fdatasyncP50: Double
     /// 99th percentile of the same, in seconds.
@@ -27,7 +30,8 @@ struct MachineLimits: Sendable, Codable {
         "Machine limits: LZ4 compress \(fixed(lz4CompressBytesPerSecond / 1e6, digits: 0)) MB/s, "
             + "decompress \(fixed(lz4DecompressBytesPerSecond / 1e6, digits: 0)) MB/s "
             + "(ratio \(fixed(lz4Ratio, digits: 2)) on \(fixed(Double(lz4SampleBytes) / 1e6, digits: 1)) MB of to-do columns) · "
-            + "sequential write + fsync \(fixed(sequentialWriteFsyncBytesPerSecond / 1e6, digits: 0)) MB/s · "
+            + "sequential write + fsync \(fixed(sequentialWriteFsyncBytesPerSecond / 1e6, digits: 0)) MB/s "
+            + "(fdatasync after each 1 MiB: \(fixed(sequentialWriteSyncEachBytesPerSecond / 1e6, digits: 0)) MB/s) · "
             + "4 KiB append + fdatasync p50 \(MetricUnit.seconds.format(fdatasyncP50)), "
             + "p99 \(MetricUnit.seconds.format(fdatasyncP99))"
     }
@@ -38,6 +42,10 @@ struct MachineLimits: Sendable, Codable {
         let sequential = try SequentialWrite.measure(
             path: directory.appendingPathComponent("sequential.bin").path,
             totalBytes: 256 << 20, writeSize: 1 << 20, repetitions: min(repetitions, 3))
+        let syncEach = try SequentialWrite.measure(
+            path: directory.appendingPathComponent("sequential-synced.bin").path,
+            totalBytes: 256 << 20, writeSize: 1 << 20, repetitions: min(repetitions, 3),
+            syncEachWrite: true)
         let sync = try FdatasyncLatency.measure(
             path: directory.appendingPathComponent("fdatasync.bin").path, count: 200)
         return MachineLimits(
@@ -47,6 +55,7 @@ struct MachineLimits: Sendable, Codable {
             lz4SampleBytes: lz4.sampleBytes,
             sequentialWriteFsyncBytesPerSecond: sequential,
             sequentialWriteBytes: 256 << 20,
+            sequentialWriteSyncEachBytesPerSecond: syncEach,
             fdatasyncP50: sync.p50,
             fdatasyncP99: sync.p99,
             fdatasyncCount: 200)
