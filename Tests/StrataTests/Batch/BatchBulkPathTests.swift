@@ -8,20 +8,8 @@ import StrataStorage
 /// runs, filling a column with a constant, key ranges taken from chunks, and store changes
 /// whose ID sets are made only when read.
 @Suite struct BatchBulkPathTests {
-    /// A repeatable generator (SplitMix64), so a failure names its seed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(arguments: [1, 2, 3, 42, 1_000]) func removeRowsMatchesTheReference(seed: UInt64) {
-        var random = Generator(state: seed)
+        var random = SplitMix64(seed: seed)
         for _ in 0..<50 {
             let count = Int.random(in: 0...300, using: &random)
             let rate = [0.0, 0.05, 0.5, 0.95, 1.0].randomElement(using: &random)!
