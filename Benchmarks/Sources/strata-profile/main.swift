@@ -107,9 +107,8 @@ let personSchema = try Schema {
     }
 }
 
-/// Builds a checkpointed store at `directory` holding `rows` as to-do items, and reopens it,
-/// as the benchmark's fixtures are copied and opened before a run.
-func reopenedTodoStore(_ directory: String) throws -> PersistentStore {
+/// Builds a checkpointed store at `directory` holding `rows` as to-do items, and closes it.
+func buildTodoStore(_ directory: String) throws {
     let store = try PersistentStore.open(at: directory, schema: schema, options: options)
     let context = ObjectContext(store: store)
     try context.performAndWait {
@@ -118,6 +117,12 @@ func reopenedTodoStore(_ directory: String) throws -> PersistentStore {
     }
     try store.checkpoint()
     try store.close()
+}
+
+/// Builds the to-do store and reopens it, as the benchmark's fixtures are copied and opened
+/// before a run.
+func reopenedTodoStore(_ directory: String) throws -> PersistentStore {
+    try buildTodoStore(directory)
     return try PersistentStore.open(at: directory, schema: schema, options: options)
 }
 
@@ -198,14 +203,7 @@ case "saves":
     try profiledSaves(ObjectContext(store: store))
     try store.close()
 case "open":
-    let store = try PersistentStore.open(at: directory, schema: schema, options: options)
-    let context = ObjectContext(store: store)
-    try context.performAndWait {
-        for row in rows { try insert(row, into: context) }
-        try context.save()
-    }
-    try store.checkpoint()
-    try store.close()
+    try buildTodoStore(directory)
     try profiledOpen(directory).close()
 case "snapshot-load":
     let table = TableDescriptor(name: "TodoItem", columns: [

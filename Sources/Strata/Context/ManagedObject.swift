@@ -41,6 +41,23 @@ public final class ManagedObject: CustomStringConvertible {
     @exclusivity(unchecked) var lifecycle: Lifecycle
     /// Whether it was inserted in this context before being deleted in it.
     var wasInserted = false
+    /// What a save of the context would do with this object: the one definition behind the
+    /// context's inserted, updated and deleted objects and `hasChanges`.
+    enum UnsavedChange: Equatable {
+        case inserted, updated, deleted
+    }
+
+    /// The unsaved change this object stands for, or `nil` when a save has nothing to do
+    /// with it (unchanged, invalid, or inserted and deleted again in this context).
+    var unsavedChange: UnsavedChange? {
+        switch lifecycle {
+        case .inserted: return .inserted
+        case .persisted: return pending.isEmpty ? nil : .updated
+        case .deleted: return wasInserted ? nil : .deleted
+        case .invalid: return nil
+        }
+    }
+
     /// Why the object can never be used, for a fault made from an ID of another store or of
     /// an entity the store does not have (`object(with:)` cannot throw, so every access does).
     var unusable: StrataError?

@@ -214,23 +214,14 @@ public final class ObjectContext: @unchecked Sendable {
     public var registeredObjects: [ManagedObject] { registry.values.compactMap(\.object) }
 
     /// Objects inserted and not yet saved.
-    public var insertedObjects: [ManagedObject] { changed.values.filter { $0.lifecycle == .inserted } }
+    public var insertedObjects: [ManagedObject] { changed.values.filter { $0.unsavedChange == .inserted } }
     /// Objects with unsaved changes to their properties.
-    public var updatedObjects: [ManagedObject] { changed.values.filter { $0.lifecycle == .persisted && !$0.pending.isEmpty } }
+    public var updatedObjects: [ManagedObject] { changed.values.filter { $0.unsavedChange == .updated } }
     /// Objects deleted and not yet saved (those inserted in this context are left out).
-    public var deletedObjects: [ManagedObject] { changed.values.filter { $0.lifecycle == .deleted && !$0.wasInserted } }
+    public var deletedObjects: [ManagedObject] { changed.values.filter { $0.unsavedChange == .deleted } }
 
     /// Whether anything is inserted, updated or deleted.
-    public var hasChanges: Bool {
-        changed.values.contains { object in
-            switch object.lifecycle {
-            case .inserted: return true
-            case .persisted: return !object.pending.isEmpty
-            case .deleted: return !object.wasInserted
-            case .invalid: return false
-            }
-        }
-    }
+    public var hasChanges: Bool { changed.values.contains { $0.unsavedChange != nil } }
 
     // MARK: Internals
 

@@ -175,36 +175,37 @@ extension ColumnChunk {
         let whole = rows.count == count
         let present = !value.isNull
         if validity != nil || !present {
-            if whole {
-                validity = [Bool](repeating: present, count: count)
-            } else {
-                var v = validity ?? [Bool](repeating: true, count: count)
-                validity = nil
-                for row in rows { v[row] = present }
-                validity = v
-            }
+            var v = validity ?? [Bool](repeating: true, count: count)
+            validity = nil
+            Self.fill(&v, rows, with: present, whole: whole)
+            validity = v
         }
+        // Each case empties the column first so `v` is uniquely referenced and set in place.
         switch self.values {
         case .bool(var v):
-            let x = value.boolValue
-            if whole { self.values = .bool([Bool](repeating: x, count: count)); return }
             self.values = .bool([])
-            for row in rows { v[row] = x }
+            Self.fill(&v, rows, with: value.boolValue, whole: whole)
             self.values = .bool(v)
         case .int64(var v):
-            let x = value.int64Value
-            if whole { self.values = .int64([Int64](repeating: x, count: count)); return }
             self.values = .int64([])
-            for row in rows { v[row] = x }
+            Self.fill(&v, rows, with: value.int64Value, whole: whole)
             self.values = .int64(v)
         case .double(var v):
-            let x = value.doubleValue
-            if whole { self.values = .double([Double](repeating: x, count: count)); return }
             self.values = .double([])
-            for row in rows { v[row] = x }
+            Self.fill(&v, rows, with: value.doubleValue, whole: whole)
             self.values = .double(v)
         case .bytes:
             for row in rows { set(value, at: row) }
+        }
+    }
+
+    /// Sets `column[row] = x` for every row of `rows`; when `whole`, replaces the column with a
+    /// fresh array of `x` instead.
+    private static func fill<T>(_ column: inout [T], _ rows: [Int], with x: T, whole: Bool) {
+        if whole {
+            column = [T](repeating: x, count: column.count)
+        } else {
+            for row in rows { column[row] = x }
         }
     }
 }

@@ -75,16 +75,23 @@ public enum FrameCodec {
     public static func seal(_ prepared: PreparedPayload, kind: UInt8, lsn: UInt64,
                             timestamp: Int64, syncedLSN: UInt64, salt: UInt32,
                             into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: sealedHeader(prepared, kind: kind, lsn: lsn, timestamp: timestamp,
+                                               syncedLSN: syncedLSN, salt: salt))
+        buffer.append(contentsOf: prepared.stored)
+    }
+
+    /// The 48-byte header that goes in front of `prepared.stored`: the header fields, then the
+    /// CRC-32C of the payload and of those fields.
+    static func sealedHeader(_ prepared: PreparedPayload, kind: UInt8, lsn: UInt64, timestamp: Int64,
+                             syncedLSN: UInt64, salt: UInt32) -> [UInt8] {
         var header = FrameHeader(kind: kind, isCompressed: prepared.isCompressed,
                                  storedLength: prepared.stored.count, rawLength: prepared.rawLength,
                                  lsn: lsn, timestamp: timestamp, syncedLSN: syncedLSN, salt: salt,
                                  checksum: 0)
-        var prefix = header.encodedPrefix()
-        let crc = prefix.withUnsafeBytes { CRC32C.update(prepared.runningChecksum, $0) }
-        header.checksum = CRC32C.finalize(crc)
-        withUnsafeBytes(of: header.checksum.littleEndian) { prefix.append(contentsOf: $0) }
-        buffer.append(contentsOf: prefix)
-        buffer.append(contentsOf: prepared.stored)
+        var bytes = header.encodedPrefix()
+        header.checksum = CRC32C.finalize(bytes.withUnsafeBytes { CRC32C.update(prepared.runningChecksum, $0) })
+        withUnsafeBytes(of: header.checksum.littleEndian) { bytes.append(contentsOf: $0) }
+        return bytes
     }
 
     /// Encodes one frame in one call (prepare then seal).

@@ -81,18 +81,26 @@ extension FileHandle {
     }
 
     /// Reads exactly `count` bytes at `offset`, or fewer only at the end of the file.
+    ///
+    /// The buffer is not zero-filled first: only the bytes the file system wrote are exposed.
     public func read(count: Int, at offset: Int64) throws -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: count)
-        var done = 0
-        try buffer.withUnsafeMutableBytes { raw in
-            while done < count {
-                let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: raw[done...]),
-                                 at: offset + Int64(done))
-                if n == 0 { break }
-                done += n
+        var failure: (any Error)?
+        let buffer = [UInt8](unsafeUninitializedCapacity: count) { storage, initialized in
+            let raw = UnsafeMutableRawBufferPointer(storage)
+            var done = 0
+            do {
+                while done < count {
+                    let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: raw[done...]),
+                                     at: offset + Int64(done))
+                    if n == 0 { break }
+                    done += n
+                }
+            } catch {
+                failure = error
             }
+            initialized = done
         }
-        if done < count { buffer.removeSubrange(done...) }
+        if let failure { throw failure }
         return buffer
     }
 }

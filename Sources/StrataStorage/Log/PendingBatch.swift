@@ -60,18 +60,4 @@ extension FrameCodec {
         batch.append(header: sealedHeader(prepared, kind: kind, lsn: lsn, timestamp: timestamp, syncedLSN: syncedLSN, salt: salt),
                      sharedPayload: prepared.stored)
     }
-
-    /// The 48-byte header that `seal(_:kind:lsn:timestamp:syncedLSN:salt:into:)` (into a byte array)
-    /// writes in front of `prepared.stored` (`FrameCodecTests` checks that they agree).
-    static func sealedHeader(_ prepared: PreparedPayload, kind: UInt8, lsn: UInt64, timestamp: Int64,
-                             syncedLSN: UInt64, salt: UInt32) -> [UInt8] {
-        var header = FrameHeader(kind: kind, isCompressed: prepared.isCompressed,
-                                 storedLength: prepared.stored.count, rawLength: prepared.rawLength,
-                                 lsn: lsn, timestamp: timestamp, syncedLSN: syncedLSN, salt: salt,
-                                 checksum: 0)
-        var bytes = header.encodedPrefix()
-        header.checksum = CRC32C.finalize(bytes.withUnsafeBytes { CRC32C.update(prepared.runningChecksum, $0) })
-        withUnsafeBytes(of: header.checksum.littleEndian) { bytes.append(contentsOf: $0) }
-        return bytes
-    }
 }

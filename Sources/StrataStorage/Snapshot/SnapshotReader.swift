@@ -122,6 +122,9 @@ public final class SnapshotReader: Sendable {
         guard let first = chunks.first, let last = chunks.last else { return }
         let start = first.offset, end = last.offset + Int64(last.length)
         let bytes = try readRange(count: Int(end - start), at: start)
+        guard bytes.count == Int(end - start) else {
+            throw corrupt(last, "file cut short: \(bytes.count) of the \(end - start) chunk bytes the index lists")
+        }
         try bytes.withUnsafeBytes { all in
             for info in chunks {
                 let from = Int(info.offset - start)
@@ -140,28 +143,10 @@ public final class SnapshotReader: Sendable {
         StorageError(.corrupted, "Snapshot \(name) is damaged (\(reason)) at byte \(info.offset). Strata will fall back to an older snapshot when one is kept; otherwise restore from a backup.", file: path, offset: info.offset)
     }
 
-    /// Reads exactly `count` bytes at `offset` into a buffer that is not zero-filled first.
+    /// Reads `count` bytes at `offset` (fewer only at the end of the file, which the checks
+    /// then report as a chunk cut short).
     private func readRange(count: Int, at offset: Int64) throws -> [UInt8] {
-        try WriteAheadLog.wrap("Reading snapshot \(name)") {
-            var failure: (any Error)?
-            // Only the `done` bytes the file system wrote are exposed.
-            let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-                var done = 0
-                let raw = UnsafeMutableRawBufferPointer(buffer)
-                do {
-                    while done < count {
-                        let n = try handle.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[done...]), at: offset + Int64(done))
-                        if n == 0 { break }
-                        done += n
-                    }
-                } catch {
-                    failure = error
-                }
-                initialized = done
-            }
-            if let failure { throw failure }
-            return bytes
-        }
+        try WriteAheadLog.wrap("Reading snapshot \(name)") { try handle.read(count: count, at: offset) }
     }
 
     /// Checks a chunk's header against the index and its checksum, in place.

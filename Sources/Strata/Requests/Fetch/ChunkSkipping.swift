@@ -6,45 +6,9 @@ extension TableChunk {
     /// immutable, so they never go stale).
     func statistics(ofColumn column: Int) -> ColumnStatistics {
         if let cached = statisticsCache.withLock({ $0[column] }) { return cached }
-        let computed = Self.statistics(of: columns[column])
+        let computed = ColumnStatistics(of: columns[column])
         statisticsCache.withLock { $0[column] = computed }
         return computed
-    }
-
-    /// `ColumnStatistics(of:)`, with a branch-free loop for the common case of an integer or
-    /// double column without nulls (the first query after open computes it for every chunk).
-    private static func statistics(of column: ColumnChunk) -> ColumnStatistics {
-        guard column.validity == nil, column.count > 0 else { return ColumnStatistics(of: column) }
-        let range: ColumnStatistics.Range?
-        switch column.values {
-        case .int64(let v):
-            range = v.withUnsafeBufferPointer { values in
-                var lo = values[0], hi = values[0]
-                for x in values {
-                    lo = Swift.min(lo, x)
-                    hi = Swift.max(hi, x)
-                }
-                return .int(min: lo, max: hi)
-            }
-        case .double(let v):
-            range = v.withUnsafeBufferPointer { values in
-                var lo = Double.infinity, hi = -Double.infinity
-                for x in values {
-                    // `min`/`max` as comparisons, so that a NaN is ignored as before.
-                    lo = x < lo ? x : lo
-                    hi = x > hi ? x : hi
-                }
-                return lo <= hi ? .double(min: lo, max: hi) : nil
-            }
-        default:
-            return ColumnStatistics(of: column)
-        }
-        // An empty column's statistics, with the range filled in (the storage module keeps
-        // its memberwise initializer to itself).
-        var statistics = ColumnStatistics(of: ColumnChunk(values: .int64([])))
-        statistics.nullCount = 0
-        statistics.range = range
-        return statistics
     }
 }
 
