@@ -130,6 +130,11 @@ extension ManagedObject {
     func fireFault() throws(StrataError) {
         guard committed == nil else { return }
         let context = try requireContext()
+        if let hint = faultHint.take(), hint.fetchedLSN == context.store.lastLSN {
+            committed = hint.row
+            committedVersion = hint.rowVersion
+            return
+        }
         guard let row = context.readRow(of: self) else {
             throw StrataError(.objectNotFound, "\(entityName) \(objectID.primaryKey) no longer exists in the store (it was deleted); refetch, or use existingObject(with:) to check first.", entity: entityName)
         }

@@ -33,7 +33,9 @@ public final class ManagedObject: CustomStringConvertible {
     /// Stored property values as last read from the store (`nil` while a fault). For an
     /// object inserted in this context: its values, defaults overwritten by every change
     /// made since (there is no store row to keep apart from, so `pending` stays empty).
-    @exclusivity(unchecked) var committed: [AttributeValue]?
+    @exclusivity(unchecked) var committed: RowValues?
+    /// While a fault: where the fetch that made it found its row (see ``FaultHint``).
+    @exclusivity(unchecked) var faultHint: FaultHint?
     /// The row version those values came from (0 for an object inserted in this context).
     @exclusivity(unchecked) var committedVersion: UInt64 = 0
     /// Changes not yet saved, by property index.
@@ -94,6 +96,16 @@ public final class ManagedObject: CustomStringConvertible {
     /// `<Entity pk (state)>`, never the values.
     public var description: String {
         "<\(objectID.entityName) \(objectID.primaryKey)\(committed == nil && lifecycle == .persisted ? " (fault)" : "")>"
+    }
+
+    /// Turns an unchanged object back into a fault, as if it were new: its context does so
+    /// when it hands out again an object nothing but the context still held (see
+    /// `ObjectContext.registry`), so that it reads the store afresh.
+    func becomeFreshFault() {
+        guard lifecycle == .persisted, pending.isEmpty, unusable == nil else { return }
+        committed = nil
+        committedVersion = 0
+        faultHint = nil
     }
 
     func checkQueue() {

@@ -7,10 +7,25 @@ extension ObjectContext {
     /// - Complexity: O(rows of the entity) for the scan (chunks whose min/max rule them out
     ///   are skipped), O(m log m) to order m matches.
     public func fetch(_ request: FetchRequest) throws(StrataError) -> FetchedResults {
-        let ids = try fetchObjectIDs(request)
+        let (plan, version, items) = try matches(request)
+        let ordered = plan.order(items, version: version)
+        var ids: [ObjectID] = []
+        var places: [FetchPlaces.Place] = []
+        ids.reserveCapacity(ordered.count)
+        places.reserveCapacity(ordered.count)
+        for item in ordered {
+            ids.append(objectID(of: item, plan: plan))
+            if case .row(_, let chunk, let row) = item {
+                places.append(.init(chunk: UInt32(chunk), row: UInt32(row)))
+            } else {
+                places.append(.none)
+            }
+        }
+        let table = version.tables[plan.layout.index]
         return FetchedResults(context: self, ids: ids, batchSize: request.fetchBatchSize,
-                              loadValues: !request.returnsObjectsAsFaults,
-                              layoutIndex: store.layoutIndex[request.entityName])
+                              loadValues: !request.returnsObjectsAsFaults, layoutIndex: plan.layout.index,
+                              places: FetchPlaces(lsn: version.lsn, chunks: table.chunks,
+                                                  columns: plan.layout.columnAccess, places: places))
     }
 
     /// The IDs of the objects matching `request`, in order.

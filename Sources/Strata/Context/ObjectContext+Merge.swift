@@ -11,6 +11,7 @@ extension ObjectContext {
             object.pending = [:]
             object.committed = nil
             object.committedVersion = 0
+            object.faultHint = nil
             if object.lifecycle == .deleted { object.lifecycle = .persisted }
             changed[object.registryKey] = nil
             return
@@ -94,7 +95,7 @@ extension ObjectContext {
     /// Forgets every object: registered objects become unusable (accessing them throws
     /// `.misuse`) and unsaved changes are lost.
     public func reset() {
-        for box in registry.values { box.object?.lifecycle = .invalid }
+        for slot in registry.values { slot.object?.lifecycle = .invalid }
         for object in changed.values { object.lifecycle = .invalid }
         registry = [:]
         foreignRegistry = [:]

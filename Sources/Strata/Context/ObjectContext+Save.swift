@@ -139,7 +139,7 @@ extension ObjectContext {
             case .inserted:
                 let values: [AttributeValue]
                 if object.pending.isEmpty, let row = object.committed {
-                    values = row
+                    values = row.values
                 } else {
                     let count = store.layouts[object.layoutIndex].properties.count
                     values = try (0..<count).map { try object.currentValue($0) }
@@ -174,7 +174,7 @@ extension ObjectContext {
                     // The defaults set at insert, overwritten by the pending values.
                     for (property, value) in object.pending { object.committed![property] = value }
                 } else {
-                    object.committed = try? (0..<store.layouts[object.layoutIndex].properties.count).map { try object.currentValue($0) }
+                    object.committed = (try? (0..<store.layouts[object.layoutIndex].properties.count).map { try object.currentValue($0) }).map(RowValues.init)
                 }
                 object.pending = [:]
                 object.committedVersion = lsn
@@ -244,7 +244,7 @@ extension ObjectContext {
             case .objectTrump:
                 break
             case .overwrite:
-                for property in row.values.indices where object.pending[property] == nil && base[property] != row.values[property] {
+                for property in store.layouts[object.layoutIndex].properties.indices where object.pending[property] == nil && base[property] != row.values[property] {
                     object.pending[property] = base[property]
                 }
             case .rollback:

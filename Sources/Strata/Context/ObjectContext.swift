@@ -46,7 +46,17 @@ public final class ObjectContext: @unchecked Sendable {
     // the context's queue, and no inout access to them spans a call that could reach them
     // again (a released object does not touch them on deinit).
     /// Registered objects by entity layout index and primary key (see ``RegistryKey``).
-    @exclusivity(unchecked) var registry: [RegistryKey: WeakObject] = [:]
+    ///
+    /// The registry holds its objects strongly, but an object nothing else holds counts as
+    /// gone: `registeredObjects` leaves it out, a lookup hands it out again as a fresh fault
+    /// (so it reads the store anew, as a new object would), and a sweep drops such objects
+    /// whenever the registry has doubled since the last one. This costs a reference count
+    /// check instead of a weak reference per object (a side table allocated, loaded and
+    /// freed), and objects are released on the context's queue. Reading the count is safe
+    /// from this queue: an object held by the registry alone can be reached only through it.
+    @exclusivity(unchecked) var registry: [RegistryKey: RegisteredObject] = [:]
+    /// The registry's size that triggers the next sweep (see ``sweepRegistryIfDue()``).
+    var registrySweepThreshold = ObjectContext.minimumSweepThreshold
     /// The registry keys given to IDs of another store or of an entity the store does not
     /// have; their objects are unusable, and their keys' negative entity numbers keep them
     /// apart from every real object.
@@ -123,8 +133,9 @@ public final class ObjectContext: @unchecked Sendable {
         let id = ObjectID(storeID: store.storeID, entityName: layout.entity.name, primaryKey: key)
         let registryKey = RegistryKey(entity: layout.index, primaryKey: key)
         let object = ManagedObject(objectID: id, layoutIndex: layout.index, registryKey: registryKey, context: self, lifecycle: .inserted)
-        object.committed = store.insertDefaults[layout.index]
-        registry[registryKey] = WeakObject(object)
+        object.committed = RowValues(store.insertDefaults[layout.index])
+        sweepRegistryIfDue()
+        registry[registryKey] = RegisteredObject(object)
         changed[registryKey] = object
         return object
     }
@@ -136,13 +147,14 @@ public final class ObjectContext: @unchecked Sendable {
         let index = store.layoutIndex[id.entityName]
         if let index, id.storeID == store.storeID { return object(layoutIndex: index, id: id) }
         if let key = foreignRegistry[id], let existing = registry[key]?.object { return existing }
+        sweepRegistryIfDue()
         // An ID this store cannot resolve gives a fault that throws on every access, rather
         // than one that reads another entity's (or another store's) row with the same key.
         let key = foreignRegistry[id] ?? RegistryKey(entity: -1 - foreignRegistry.count, primaryKey: id.primaryKey)
         let object = ManagedObject(objectID: id, layoutIndex: index ?? 0, registryKey: key, context: self, lifecycle: .persisted)
         object.unusable = foreignIDError(id, knownEntity: index != nil)
         foreignRegistry[id] = key
-        registry[key] = WeakObject(object)
+        registry[key] = RegisteredObject(object)
         return object
     }
 
@@ -150,24 +162,60 @@ public final class ObjectContext: @unchecked Sendable {
     /// registered object, or a new fault. One hash of the registry either way.
     func object(layoutIndex index: Int, id: ObjectID) -> ManagedObject {
         let key = RegistryKey(entity: index, primaryKey: id.primaryKey)
-        return Self.resolve(&registry[key, default: WeakObject()]) {
+        sweepRegistryIfDue()
+        return Self.resolve(&registry[key, default: RegisteredObject()]) {
             ManagedObject(objectID: id, layoutIndex: index, registryKey: key, context: self, lifecycle: .persisted)
         }
     }
 
-    private static func resolve(_ box: inout WeakObject, _ make: () -> ManagedObject) -> ManagedObject {
-        if let existing = box.object { return existing }
+    private static func resolve(_ slot: inout RegisteredObject, _ make: () -> ManagedObject) -> ManagedObject {
+        // Held by the registry alone: nobody can tell it from a new fault, so it becomes one.
+        if isKnownUniquelyReferenced(&slot.object) { slot.object!.becomeFreshFault() }
+        if let existing = slot.object { return existing }
         let object = make()
-        box.object = object
+        slot.object = object
         return object
     }
 
-    /// The registered object with `id`, if it is alive.
+    /// The registered object with `id`, if something besides the registry holds it.
     func registered(_ id: ObjectID) -> ManagedObject? {
+        let key: RegistryKey?
         if id.storeID == store.storeID, let index = store.layoutIndex[id.entityName] {
-            return registry[RegistryKey(entity: index, primaryKey: id.primaryKey)]?.object
+            key = RegistryKey(entity: index, primaryKey: id.primaryKey)
+        } else {
+            key = foreignRegistry[id]
         }
-        return foreignRegistry[id].flatMap { registry[$0]?.object }
+        guard let key, let position = registry.index(forKey: key),
+              !isKnownUniquelyReferenced(&registry.values[position].object) else { return nil }
+        return registry.values[position].object
+    }
+
+    /// Calls `body` with each registry key and whether its object is in use (held by
+    /// something besides the registry).
+    ///
+    /// It walks the registry by index, so that no view of the dictionary (its `indices` or
+    /// `values`) holds a second reference to its storage while the counts are read: the
+    /// slot is changed in place, and a copied storage would count every object twice.
+    private func forEachRegistered(_ body: (RegistryKey, Bool) -> Void) {
+        var position = registry.startIndex
+        while position != registry.endIndex {
+            let key = registry[position].key
+            body(key, !isKnownUniquelyReferenced(&registry.values[position].object))
+            registry.formIndex(after: &position)
+        }
+    }
+
+    /// The smallest registry size that triggers a sweep.
+    static let minimumSweepThreshold = 4096
+
+    /// Drops the objects only the registry holds once the registry has doubled since the
+    /// last sweep, so it stays within twice the objects in use (amortized O(1) per object).
+    func sweepRegistryIfDue() {
+        guard registry.count >= registrySweepThreshold else { return }
+        var gone: [RegistryKey] = []
+        forEachRegistered { key, alive in if !alive { gone.append(key) } }
+        for key in gone { registry[key] = nil }
+        registrySweepThreshold = max(Self.minimumSweepThreshold, 2 * registry.count)
     }
 
     /// Why `id` cannot name an object of this context's store, or `nil` when it can.
@@ -210,8 +258,12 @@ public final class ObjectContext: @unchecked Sendable {
         }
     }
 
-    /// Objects registered in the context (alive).
-    public var registeredObjects: [ManagedObject] { registry.values.compactMap(\.object) }
+    /// Objects registered in the context and in use (held by something besides the context).
+    public var registeredObjects: [ManagedObject] {
+        var alive: [RegistryKey] = []
+        forEachRegistered { key, inUse in if inUse { alive.append(key) } }
+        return alive.compactMap { registry[$0]?.object }
+    }
 
     /// Objects inserted and not yet saved.
     public var insertedObjects: [ManagedObject] { changed.values.filter { $0.unsavedChange == .inserted } }
@@ -250,17 +302,18 @@ public final class ObjectContext: @unchecked Sendable {
         throw StrataError(.unknownKey, "\(layout.entity.name) has no property named '\(key)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ".") + " Its properties are: \(names.joined(separator: ", ")).", entity: layout.entity.name, key: key)
     }
 
-    /// The row of `object` in the store's newest published version (or in `version`).
-    func readRow(of object: ManagedObject, in version: StoreVersion? = nil) -> (values: [AttributeValue], version: UInt64)? {
+    /// The row of `object` in the store's newest published version (or in `version`), in
+    /// place in its chunk, and the row's version.
+    func readRow(of object: ManagedObject, in version: StoreVersion? = nil) -> (values: RowValues, version: UInt64)? {
         let version = version ?? store.currentVersion
-        return version.tables[object.layoutIndex].row(object.objectID.primaryKey)
+        return version.withTable(object.layoutIndex) { $0.row(object.objectID.primaryKey) }
     }
 }
 
-/// A weak reference to a registered object: unchanged objects live only while the caller
-/// keeps them; changed ones are also held by the context until saved.
-struct WeakObject {
-    weak var object: ManagedObject?
+/// A registry slot: the object, held strongly (see `ObjectContext.registry` for when it
+/// counts as gone). `nil` only while a lookup fills a new slot.
+struct RegisteredObject {
+    var object: ManagedObject?
     init(_ object: ManagedObject? = nil) { self.object = object }
 }
 

@@ -15,9 +15,15 @@ extension ColumnChunk {
         case .double(let v):
             return type == .date ? .date(Date(timeIntervalSinceReferenceDate: v[row])) : .double(v[row])
         case .bytes(let b):
+            if type == .string {
+                // Straight from the column's buffer: no slice of it is made and counted.
+                let start = Int(b.offsets[row]), end = Int(b.offsets[row + 1])
+                return .string(b.data.withUnsafeBufferPointer {
+                    String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self)
+                })
+            }
             let bytes = b[row]
             switch type {
-            case .string?: return .string(String(decoding: bytes, as: UTF8.self))
             case .uuid?:
                 guard bytes.count == 16 else { return .null }
                 let t = Array(bytes)

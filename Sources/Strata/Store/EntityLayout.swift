@@ -3,7 +3,7 @@ internal import StrataStorage
 /// How one entity's rows are laid out in columns: primary key, row version, one column per
 /// attribute, and one foreign-key column per to-one relationship. To-many relationships are
 /// not stored: they are the rows of the destination whose inverse foreign key points here.
-struct EntityLayout: Sendable {
+final class EntityLayout: Sendable {
     /// A stored property: an attribute or a to-one relationship.
     struct Property: Sendable {
         var name: String
@@ -16,6 +16,15 @@ struct EntityLayout: Sendable {
         var destination: Int?
     }
 
+    /// Where a stored property's values are and how to read them: a plain value (no
+    /// reference inside), so reading one copies nothing that needs counting.
+    struct ColumnAccess: Sendable {
+        /// Column index in a chunk.
+        var column: Int
+        /// The attribute's type, or `nil` for a to-one relationship (an `int64` key).
+        var type: AttributeType?
+    }
+
     static let primaryKeyColumn = 0
     static let versionColumn = 1
 
@@ -23,6 +32,8 @@ struct EntityLayout: Sendable {
     let index: Int
     let properties: [Property]
     let propertyIndex: [String: Int]
+    /// Each property's ``ColumnAccess``, in layout order.
+    let columnAccess: [ColumnAccess]
     let table: TableDescriptor
 
     init(entity: Entity, index: Int, schema: Schema) {
@@ -42,6 +53,7 @@ struct EntityLayout: Sendable {
             columns.append(ColumnDescriptor(name: relationship.name, kind: .int64))
         }
         self.properties = properties
+        columnAccess = properties.map { ColumnAccess(column: $0.column, type: $0.type) }
         propertyIndex = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })
         table = TableDescriptor(name: entity.name, columns: columns)
     }

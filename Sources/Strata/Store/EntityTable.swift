@@ -41,18 +41,13 @@ struct EntityTable: Sendable {
         return chunks[location.chunk].columns[p.column].value(at: location.row, type: p.type)
     }
 
-    /// Every stored property value of the row with `key`, in layout order, and its version;
-    /// `nil` when there is no such row. Reads the chunk once, without copying the table.
-    func row(_ key: Int64) -> (values: [AttributeValue], version: UInt64)? {
+    /// The row with `key`, in place in its chunk (nothing is decoded), and its version;
+    /// `nil` when there is no such row.
+    func row(_ key: Int64) -> (values: RowValues, version: UInt64)? {
         guard let location = locate(key) else { return nil }
         let chunk = chunks[location.chunk]
-        let properties = layout.properties
-        var values: [AttributeValue] = []
-        values.reserveCapacity(properties.count)
-        for property in properties {
-            values.append(chunk.columns[property.column].value(at: location.row, type: property.type))
-        }
-        return (values, UInt64(chunk.versions[location.row]))
+        return (RowValues(chunk: chunk, row: location.row, columns: layout.columnAccess),
+                UInt64(chunk.versions[location.row]))
     }
 
     /// The version of the row at `location`.

@@ -60,7 +60,7 @@ extension PersistentStore {
             return (next, lsn)
         }
         try engine.waitUntilDurable(lsn)
-        published.withLock { if version.lsn > $0.lsn { $0 = version } }
+        publish(version)
         let change = StoreChange(lsn: lsn, kind: StoreChange.Kind(kind), inserted: ids(changes) { $0.inserts.map(\.primaryKey) },
                                  updated: ids(changes) { $0.updates.map(\.primaryKey) },
                                  deleted: ids(changes) { $0.deletes.map(\.primaryKey) }, originContext: origin)

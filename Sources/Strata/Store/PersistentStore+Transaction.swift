@@ -34,7 +34,7 @@ extension PersistentStore {
         }
         guard let (transaction, lsn) = built else { return nil }
         try engine.waitUntilDurable(lsn)
-        published.withLock { if transaction.next.lsn > $0.lsn { $0 = transaction.next } }
+        publish(transaction.next)
         let change = StoreChange(lsn: lsn, kind: StoreChange.Kind(kind), insertedIDs: transaction.inserted,
                                  updatedIDs: transaction.updated, deletedIDs: transaction.deleted, originContext: nil)
         notify(change)

@@ -1,5 +1,6 @@
 public import Foundation
 public import StrataStorage
+import Synchronization
 
 /// A store directory opened for use: the committed state in memory as immutable versions,
 /// persisted to the write-ahead log and snapshots.
@@ -43,6 +44,10 @@ public final class PersistentStore: Sendable {
     let engine: StorageEngine
     let writer: Locked<WriterState>
     let published: Locked<StoreVersion>
+    /// The LSN of the version in `published`, stored under its lock with each publish and
+    /// readable without it: a reader holding the version with this LSN knows, with one load,
+    /// that it still holds the newest (LSNs of published versions only grow).
+    let publishedLSN: Atomic<UInt64>
     let observers = Locked<[UUID: @Sendable (StoreChange) -> Void]>([:])
     /// Per layout, the stored property values a newly inserted object starts with: each
     /// attribute's default in ``validationSchema`` (else in the stored schema), else null.
@@ -66,16 +71,26 @@ public final class PersistentStore: Sendable {
         self.engine = engine
         writer = Locked(WriterState(head: version, nextPrimaryKeys: nextPrimaryKeys))
         published = Locked(version)
+        publishedLSN = Atomic(version.lsn)
     }
 
     /// Whether the store refuses writes (opened read-only, or after a write error).
     public var isReadOnly: Bool { engine.isReadOnly || engine.failure != nil }
 
     /// The LSN of the newest published transaction.
-    public var lastLSN: UInt64 { currentVersion.lsn }
+    public var lastLSN: UInt64 { publishedLSN.load(ordering: .acquiring) }
 
     /// The newest published version (pinned by the caller for as long as it reads it).
     var currentVersion: StoreVersion { published.withLock { $0 } }
+
+    /// Makes `version` the newest published one, unless a newer one already is.
+    func publish(_ version: StoreVersion) {
+        published.withLock {
+            guard version.lsn > $0.lsn else { return }
+            $0 = version
+            publishedLSN.store(version.lsn, ordering: .releasing)
+        }
+    }
 
     /// The writer's head: the published version plus commits still waiting for durability.
     /// Commits check their expected row versions against it, so resolving a conflict must

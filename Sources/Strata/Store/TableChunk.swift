@@ -26,17 +26,30 @@ final class TableChunk: Sendable {
         return v
     }
 
+    /// The version of the row at `row`.
+    func version(at row: Int) -> UInt64 {
+        guard case .int64(let versions) = columns[EntityLayout.versionColumn].values else { return 0 }
+        return UInt64(bitPattern: versions[row])
+    }
+
     var firstKey: Int64 { primaryKeys.first ?? .max }
     var lastKey: Int64 { primaryKeys.last ?? .min }
 
     /// The row index of `key`, or `nil`.
     func row(of key: Int64) -> Int? {
-        let keys = primaryKeys
-        var low = 0, high = keys.count
-        while low < high {
-            let mid = (low + high) / 2
-            if keys[mid] < key { low = mid + 1 } else { high = mid }
+        guard case .int64(let keys) = columns[EntityLayout.primaryKeyColumn].values else { return nil }
+        return keys.withUnsafeBufferPointer { keys in
+            var low = 0, high = keys.count
+            while low < high {
+                let mid = (low + high) / 2
+                if keys[mid] < key { low = mid + 1 } else { high = mid }
+            }
+            return low < keys.count && keys[low] == key ? low : nil
         }
-        return low < keys.count && keys[low] == key ? low : nil
+    }
+
+    /// The value at `row` of the column `access` names, read in place.
+    func value(at row: Int, _ access: EntityLayout.ColumnAccess) -> AttributeValue {
+        columns.withUnsafeBufferPointer { $0[access.column].value(at: row, type: access.type) }
     }
 }

@@ -1,23 +1,25 @@
-#if STRATA_TSAN
 #if canImport(Glibc)
 package import Glibc
 #elseif canImport(Darwin)
 package import Darwin
 #endif
-#else
-package import Synchronization  // `package`: the inlinable `withLock` below names `Mutex`
-#endif
 
 /// A value that is only read or changed while a lock is held: the package's one lock type.
 ///
-/// In every ordinary build this is `Synchronization.Mutex`, nothing more. The thread-sanitizer
-/// build (`scripts/tsan`, which passes `-DSTRATA_TSAN`) swaps in a `pthread_mutex_t`, because
-/// on Linux `Mutex` hands a contended lock over through priority-inheritance futexes inside
-/// the runtime (`FUTEX_LOCK_PI`), which the sanitizer cannot see: it then reports accesses
-/// made under the same lock as data races, and a sanitizer run that has to ignore its reports
-/// proves nothing. The sanitizer intercepts `pthread_mutex_lock`, and the critical sections
-/// and the state they guard are the same in both builds, so it still checks every access the
-/// package makes to guarded state.
+/// It is a `pthread_mutex_t` (a plain, non-recursive one) next to the value, in every build,
+/// for two measured reasons:
+///
+/// - **Cost.** `Synchronization.Mutex<Value>` wrapped in a generic type of this module and
+///   used from another module calls `Mutex`'s generic metadata accessor on every `withLock`
+///   (its value lives in a raw-layout cell whose offset comes from the metadata): about 450
+///   instructions a call against about 60 for this type, paid on every fault fired, every
+///   object inserted (its primary key) and every commit. A callgrind profile of
+///   `strata-profile sorted-fetch` showed it as `Mutex`'s metadata accessor (`MutexVMa`).
+/// - **The thread sanitizer.** On Linux a contended `Mutex` is handed over through
+///   priority-inheritance futexes inside the runtime (`FUTEX_LOCK_PI`), which the sanitizer
+///   cannot see: it then reports accesses made under the same lock as data races
+///   (`scripts/tsan --probe` shows it). It intercepts `pthread_mutex_lock`, so with this type
+///   every report is a real race.
 ///
 /// For example:
 ///
@@ -28,7 +30,6 @@ package import Synchronization  // `package`: the inlinable `withLock` below nam
 ///
 /// Use it wherever the package would use `Mutex` (`scripts/tsan` refuses a bare `Mutex`).
 package struct Locked<Value>: ~Copyable {
-#if STRATA_TSAN
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     @usableFromInline let value: UnsafeMutablePointer<Value>
 
@@ -57,28 +58,8 @@ package struct Locked<Value>: ~Copyable {
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value.pointee)
     }
-#else
-    @usableFromInline let mutex: Mutex<Value>
-
-    @inlinable
-    package init(_ initialValue: consuming sending Value) {
-        mutex = Mutex(initialValue)
-    }
-
-    /// Calls `body` with the value while the lock is held.
-    @inlinable
-    package borrowing func withLock<Result: ~Copyable, E: Error>(
-        _ body: (inout sending Value) throws(E) -> sending Result
-    ) throws(E) -> sending Result {
-        try mutex.withLock(body)
-    }
-#endif
 }
 
-#if STRATA_TSAN
 /// `@unchecked Sendable`: the two pointers never change after `init`, and the value they lead
 /// to is only reached inside `withLock`, between `pthread_mutex_lock` and `pthread_mutex_unlock`.
 extension Locked: @unchecked Sendable {}
-#else
-extension Locked: Sendable {}
-#endif

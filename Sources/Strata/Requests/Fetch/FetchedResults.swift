@@ -10,18 +10,25 @@ public struct FetchedResults: RandomAccessCollection {
         let loadValues: Bool
         /// The results' entity layout index in the context's store, when known.
         let layoutIndex: Int?
+        /// Where the fetch found each result, when it says.
+        let places: FetchPlaces?
         var batchIndex = -1
         var batch: [ManagedObject] = []
 
-        init(context: ObjectContext, batchSize: Int, loadValues: Bool, layoutIndex: Int?) {
+        init(context: ObjectContext, batchSize: Int, loadValues: Bool, layoutIndex: Int?, places: FetchPlaces?) {
             self.context = context
             self.batchSize = batchSize
             self.loadValues = loadValues
             self.layoutIndex = layoutIndex
+            self.places = places
         }
 
-        func object(with id: ObjectID) -> ManagedObject {
+        /// The object of the result at `position`, whose ID is `id`.
+        func object(at position: Int, id: ObjectID) -> ManagedObject {
             let object = layoutIndex.map { context.object(layoutIndex: $0, id: id) } ?? context.object(with: id)
+            if let places, object.committed == nil, object.faultHint == nil, object.lifecycle == .persisted {
+                object.faultHint = places.hint(at: position)
+            }
             if loadValues { try? object.fireFault() }
             return object
         }
@@ -33,14 +40,18 @@ public struct FetchedResults: RandomAccessCollection {
     private let all: [ManagedObject]?
 
     /// `layoutIndex`: the entity of every ID in `ids`, in `context`'s store (a fetch's IDs are
-    /// all of its entity), so materializing skips the lookup by entity name.
-    init(context: ObjectContext, ids: [ObjectID], batchSize: Int, loadValues: Bool, layoutIndex: Int? = nil) {
+    /// all of its entity), so materializing skips the lookup by entity name. `places`: where
+    /// the fetch found each result (in `layoutIndex`'s table), so its faults fire without a
+    /// lookup while the store publishes nothing newer.
+    init(context: ObjectContext, ids: [ObjectID], batchSize: Int, loadValues: Bool, layoutIndex: Int? = nil,
+         places: FetchPlaces? = nil) {
         objectIDs = ids
-        let batches = Batches(context: context, batchSize: batchSize, loadValues: loadValues, layoutIndex: layoutIndex)
+        let batches = Batches(context: context, batchSize: batchSize, loadValues: loadValues, layoutIndex: layoutIndex,
+                              places: places)
         self.batches = batches
         if batchSize == 0 {
             context.registry.reserveCapacity(context.registry.count + ids.count)
-            all = ids.map(batches.object(with:))
+            all = ids.indices.map { batches.object(at: $0, id: ids[$0]) }
         } else {
             all = nil
         }
@@ -58,7 +69,7 @@ public struct FetchedResults: RandomAccessCollection {
         let index = position / b.batchSize
         if index != b.batchIndex {
             let range = (index * b.batchSize)..<Swift.min((index + 1) * b.batchSize, objectIDs.count)
-            b.batch = objectIDs[range].map(b.object(with:))
+            b.batch = range.map { b.object(at: $0, id: objectIDs[$0]) }
             b.batchIndex = index
         }
         return b.batch[position - index * b.batchSize]

@@ -1,0 +1,42 @@
+/// Where a fetch found a fault's row: firing the fault reads it from there, with no lookup,
+/// when the store has published nothing since that fetch (its version is then the newest).
+struct FaultHint {
+    /// The row, in place in the fetched version's chunk.
+    var row: RowValues
+    /// The row's version (the LSN of its last change).
+    var rowVersion: UInt64
+    /// The LSN of the version the fetch read.
+    var fetchedLSN: UInt64
+}
+
+/// Where a fetch found each of its results, so that the faults it hands out carry a
+/// ``FaultHint``.
+struct FetchPlaces {
+    /// A row's chunk and row index in the fetched version.
+    struct Place {
+        var chunk: UInt32
+        var row: UInt32
+        /// For a result the fetch did not find in the store (an object of the context's
+        /// unsaved changes).
+        static let none = Place(chunk: .max, row: .max)
+    }
+
+    /// The LSN of the fetched version.
+    let lsn: UInt64
+    /// The entity's chunks in that version.
+    let chunks: [TableChunk]
+    /// How to read the entity's properties in a chunk.
+    let columns: [EntityLayout.ColumnAccess]
+    /// One per result, in result order.
+    let places: [Place]
+
+    /// The hint for the result at `position`, or `nil` when it has none.
+    func hint(at position: Int) -> FaultHint? {
+        let place = places[position]
+        guard place.chunk != Place.none.chunk else { return nil }
+        let chunk = chunks[Int(place.chunk)]
+        let row = Int(place.row)
+        return FaultHint(row: RowValues(chunk: chunk, row: row, columns: columns),
+                         rowVersion: chunk.version(at: row), fetchedLSN: lsn)
+    }
+}

@@ -1,0 +1,63 @@
+/// An object's stored property values: its row as last read from the store, or, for an
+/// object inserted in its context, its values as set so far.
+///
+/// A row read from the store is kept as its place in one immutable chunk of the version it
+/// was read from, so firing a fault copies nothing: a value is decoded when it is read.
+/// Published chunks never change, so the place stays valid for as long as it is held (it
+/// keeps that chunk alive, never more). Setting a value first copies the row out.
+struct RowValues {
+    private enum Storage {
+        /// Values held by the object itself, in layout order.
+        case values([AttributeValue])
+        /// Row `row` of `chunk`; `columns` says where each property's column is.
+        case stored(chunk: TableChunk, row: Int, columns: [EntityLayout.ColumnAccess])
+    }
+
+    private var storage: Storage
+
+    /// Values held by the object, in layout order.
+    init(_ values: [AttributeValue]) { storage = .values(values) }
+
+    /// Row `row` of `chunk`, laid out as `columns` says.
+    init(chunk: TableChunk, row: Int, columns: [EntityLayout.ColumnAccess]) {
+        storage = .stored(chunk: chunk, row: row, columns: columns)
+    }
+
+    /// The value of the stored property at `property` (an index into the layout's properties).
+    subscript(property: Int) -> AttributeValue {
+        get {
+            switch storage {
+            case .values(let values):
+                return values[property]
+            case .stored(let chunk, let row, let columns):
+                return chunk.value(at: row, columns[property])
+            }
+        }
+        set {
+            switch storage {
+            case .values(var values):
+                // Empty the storage first so `values` is the array's only reference and
+                // changes in place.
+                storage = .values([])
+                values[property] = newValue
+                storage = .values(values)
+            case .stored(let chunk, let row, let columns):
+                var values = Self.decode(chunk: chunk, row: row, columns: columns)
+                values[property] = newValue
+                storage = .values(values)
+            }
+        }
+    }
+
+    /// Every stored property value, in layout order.
+    var values: [AttributeValue] {
+        switch storage {
+        case .values(let values): return values
+        case .stored(let chunk, let row, let columns): return Self.decode(chunk: chunk, row: row, columns: columns)
+        }
+    }
+
+    private static func decode(chunk: TableChunk, row: Int, columns: [EntityLayout.ColumnAccess]) -> [AttributeValue] {
+        columns.map { chunk.value(at: row, $0) }
+    }
+}
