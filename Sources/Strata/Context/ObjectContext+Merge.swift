@@ -89,7 +89,9 @@ extension ObjectContext {
                 break
             }
         }
+        let rolledBack = Array(changed.keys)
         changed = [:]
+        releaseUnused(rolledBack)
     }
 
     /// Forgets every object: registered objects become unusable (accessing them throws

@@ -192,7 +192,9 @@ extension ObjectContext {
                 break
             }
         }
+        let saved = Array(changed.keys)
         changed = [:]
+        releaseUnused(saved)
         let note = ContextDidSave(lsn: lsn, inserted: inserted, updated: updated, deleted: deleted)
         for handler in saveObservers.values { handler(note) }
     }

@@ -205,6 +205,18 @@ public final class ObjectContext: @unchecked Sendable {
         }
     }
 
+    /// Drops from the registry the objects with `keys` that only the registry still holds:
+    /// called when something that held many objects lets them go (a save's changed objects,
+    /// a fetch's results), so they are released then, as a weak registry would, rather than
+    /// at the next sweep.
+    func releaseUnused(_ keys: some Sequence<RegistryKey>) {
+        for key in keys {
+            guard let position = registry.index(forKey: key),
+                  isKnownUniquelyReferenced(&registry.values[position].object) else { continue }
+            registry.remove(at: position)
+        }
+    }
+
     /// The smallest registry size that triggers a sweep.
     static let minimumSweepThreshold = 4096
 

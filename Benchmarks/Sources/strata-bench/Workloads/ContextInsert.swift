@@ -14,6 +14,9 @@ enum ContextInsert {
     /// `run.dataset.todoItems` as `TodoItem` objects in one `ObjectContext` plus one `save()`
     /// (durable on return). Returns seconds.
     ///
+    /// The context is made and released inside the timed part, so the time includes releasing
+    /// every object it made, as the GRDB side's records are released in its time.
+    ///
     /// Automatic checkpoints are off (``StrataFixtures/options``): the save would otherwise
     /// start a background checkpoint once it returns, outside the timed part but running on
     /// into the next run.
@@ -21,10 +24,9 @@ enum ContextInsert {
         let directory = run.directory.appendingPathComponent("strata").path
         let store = try PersistentStore.open(
             at: directory, schema: StrataFixtures.todoSchema, options: StrataFixtures.options)
-        let context = ObjectContext(store: store)
         let items = run.dataset.todoItems
         let seconds = try Stopwatch.seconds {
-            try StrataFixtures.insertAndSave(items, into: context)
+            try StrataFixtures.insertAndSave(items, into: ObjectContext(store: store))
         }
         let count = StrataFixtures.todoCount(store)
         precondition(count == run.scale, "expected \(run.scale) items, found \(count)")

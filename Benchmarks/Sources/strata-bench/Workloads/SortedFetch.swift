@@ -11,19 +11,19 @@ enum SortedFetch {
         unit: .seconds, target: .ratioAtMost(0.5),
         strata: strata, sqlite: .measured(sqlite))
 
-    /// Copies and opens the to-do store and makes a private-queue context (not timed), then
-    /// times, on the context's queue, a fetch of every `TodoItem` sorted by `createdAt` as
-    /// faults (the default: no batch size, so every object is made at once, as GRDB makes
-    /// every record) plus reading `name` from each, which fires its fault. Returns seconds.
+    /// Copies and opens the to-do store (not timed), then times making a private-queue
+    /// context and, on its queue, a fetch of every `TodoItem` sorted by `createdAt` as faults
+    /// (the default: no batch size, so every object is made at once, as GRDB makes every
+    /// record) plus reading `name` from each, which fires its fault. Returns seconds.
     ///
-    /// The fetched objects are released inside the timed part, as the GRDB side's records
-    /// are. Afterwards (not timed) it checks the order against the dataset and the total
-    /// length of the names read.
+    /// The fetched objects and the context are released inside the timed part, as the GRDB
+    /// side's records are. Afterwards (not timed) it checks the order against the dataset
+    /// and the total length of the names read.
     static func strata(_ run: RunContext) async throws -> Double {
         let store = try await StrataFixtures.openTodoStore(for: run)
-        let context = ObjectContext(store: store)
         let ((ids, characters), seconds) = try Stopwatch.time {
-            try context.performAndWait {
+            let context = ObjectContext(store: store)
+            return try context.performAndWait {
                 let items = try context.fetch(FetchRequest(entityName: "TodoItem", sortKeys: [SortKey("createdAt")]))
                 var characters = 0
                 for item in items { characters &+= try item.string("name")?.utf8.count ?? 0 }

@@ -97,6 +97,12 @@ extension ObjectContext {
                     else { continuation.resume(throwing: result.operationError ?? StrataError(.cancelled, "The fetch was cancelled.")) }
                 }
                 asynchronous.progressHandler = progress
+                // A task cancelled before it got here would otherwise race the scan: a small
+                // fetch can finish before `box.set` passes the cancellation on.
+                guard !box.isCancelled else {
+                    continuation.resume(throwing: StrataError(.cancelled, "The fetch was cancelled before it started."))
+                    return
+                }
                 do {
                     let result = try execute(asynchronous)
                     box.set(result)
@@ -121,4 +127,6 @@ private final class ResultBox: Sendable {
         let result = state.withLock { s -> AsynchronousFetchResult? in s.cancelled = true; return s.result }
         result?.cancel()
     }
+    /// Whether the awaiting task was cancelled.
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
 }

@@ -3,8 +3,13 @@
 /// With a ``FetchRequest/fetchBatchSize`` the objects are materialized (and, when the
 /// request does not want faults, loaded) one batch at a time as they are read, so a fetch of
 /// a million rows holds a million IDs, not a million objects. Use it on the context's queue.
+///
+/// When the results are released (their last copy), the objects nothing else holds are
+/// released with them, as they would be if the context held its objects weakly.
 public struct FetchedResults: RandomAccessCollection {
-    final class Batches {
+    /// The materialized objects; a class so that releasing the last copy of the results
+    /// can tell the context which objects to let go.
+    final class Objects {
         let context: ObjectContext
         let batchSize: Int
         let loadValues: Bool
@@ -12,6 +17,8 @@ public struct FetchedResults: RandomAccessCollection {
         let layoutIndex: Int?
         /// Where the fetch found each result, when it says.
         let places: FetchPlaces?
+        /// Every object, when there is no batch size.
+        var all: [ManagedObject] = []
         var batchIndex = -1
         var batch: [ManagedObject] = []
 
@@ -32,12 +39,38 @@ public struct FetchedResults: RandomAccessCollection {
             if loadValues { try? object.fireFault() }
             return object
         }
+
+        /// Replaces the current batch, letting the context release the objects of the one
+        /// before that nothing else holds.
+        func replaceBatch(with objects: [ManagedObject], index: Int) {
+            let previous = batch.map(\.registryKey)
+            batch = objects
+            batchIndex = index
+            releaseInContext(previous)
+        }
+
+        deinit {
+            let keys = (all + batch).map(\.registryKey)
+            all = []
+            batch = []
+            releaseInContext(keys)
+        }
+
+        private func releaseInContext(_ keys: [RegistryKey]) {
+            guard !keys.isEmpty else { return }
+            let context = context
+            if context.isOnQueue {
+                context.releaseUnused(keys)
+            } else {
+                // Released on another thread: the registry is only touched on the queue.
+                context.schedule { context.releaseUnused(keys) }
+            }
+        }
     }
 
     /// The IDs of the results, in order.
     public let objectIDs: [ObjectID]
-    private let batches: Batches
-    private let all: [ManagedObject]?
+    private let objects: Objects
 
     /// `layoutIndex`: the entity of every ID in `ids`, in `context`'s store (a fetch's IDs are
     /// all of its entity), so materializing skips the lookup by entity name. `places`: where
@@ -46,14 +79,12 @@ public struct FetchedResults: RandomAccessCollection {
     init(context: ObjectContext, ids: [ObjectID], batchSize: Int, loadValues: Bool, layoutIndex: Int? = nil,
          places: FetchPlaces? = nil) {
         objectIDs = ids
-        let batches = Batches(context: context, batchSize: batchSize, loadValues: loadValues, layoutIndex: layoutIndex,
+        let objects = Objects(context: context, batchSize: batchSize, loadValues: loadValues, layoutIndex: layoutIndex,
                               places: places)
-        self.batches = batches
+        self.objects = objects
         if batchSize == 0 {
             context.registry.reserveCapacity(context.registry.count + ids.count)
-            all = ids.indices.map { batches.object(at: $0, id: ids[$0]) }
-        } else {
-            all = nil
+            objects.all = ids.indices.map { objects.object(at: $0, id: ids[$0]) }
         }
     }
 
@@ -64,14 +95,13 @@ public struct FetchedResults: RandomAccessCollection {
 
     /// The object at `position`, materializing its batch when needed.
     public subscript(position: Int) -> ManagedObject {
-        if let all { return all[position] }
-        let b = batches
-        let index = position / b.batchSize
-        if index != b.batchIndex {
-            let range = (index * b.batchSize)..<Swift.min((index + 1) * b.batchSize, objectIDs.count)
-            b.batch = range.map { b.object(at: $0, id: objectIDs[$0]) }
-            b.batchIndex = index
+        let o = objects
+        if o.batchSize == 0 { return o.all[position] }
+        let index = position / o.batchSize
+        if index != o.batchIndex {
+            let range = (index * o.batchSize)..<Swift.min((index + 1) * o.batchSize, objectIDs.count)
+            o.replaceBatch(with: range.map { o.object(at: $0, id: objectIDs[$0]) }, index: index)
         }
-        return b.batch[position - index * b.batchSize]
+        return o.batch[position - index * o.batchSize]
     }
 }
