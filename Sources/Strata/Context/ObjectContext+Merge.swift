@@ -89,19 +89,19 @@ extension ObjectContext {
                 break
             }
         }
-        let rolledBack = Array(changed.keys)
-        changed = [:]
+        let rolledBack = changed.keys
+        changed.removeAll()
         releaseUnused(rolledBack)
     }
 
     /// Forgets every object: registered objects become unusable (accessing them throws
     /// `.misuse`) and unsaved changes are lost.
     public func reset() {
-        for slot in registry.values { slot.object?.lifecycle = .invalid }
+        registry.forEachSlot { _, slot in slot?.lifecycle = .invalid }
         for object in changed.values { object.lifecycle = .invalid }
-        registry = [:]
+        registry.removeAll()
         foreignRegistry = [:]
-        changed = [:]
+        changed.removeAll()
     }
 
     func merge(updated: Set<ObjectID>, deleted: Set<ObjectID>) {

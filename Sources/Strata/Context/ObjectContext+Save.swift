@@ -192,8 +192,8 @@ extension ObjectContext {
                 break
             }
         }
-        let saved = Array(changed.keys)
-        changed = [:]
+        let saved = changed.keys
+        changed.removeAll()
         releaseUnused(saved)
         let note = ContextDidSave(lsn: lsn, inserted: inserted, updated: updated, deleted: deleted)
         for handler in saveObservers.values { handler(note) }

@@ -54,14 +54,14 @@ public final class ObjectContext: @unchecked Sendable {
     /// check instead of a weak reference per object (a side table allocated, loaded and
     /// freed), and objects are released on the context's queue. Reading the count is safe
     /// from this queue: an object held by the registry alone can be reached only through it.
-    @exclusivity(unchecked) var registry: [RegistryKey: RegisteredObject] = [:]
+    @exclusivity(unchecked) var registry = ObjectMap()
     /// The registry's size that triggers the next sweep (see ``sweepRegistryIfDue()``).
     var registrySweepThreshold = ObjectContext.minimumSweepThreshold
     /// The registry keys given to IDs of another store or of an entity the store does not
     /// have; their objects are unusable, and their keys' negative entity numbers keep them
     /// apart from every real object.
     var foreignRegistry: [ObjectID: RegistryKey] = [:]
-    @exclusivity(unchecked) var changed: [RegistryKey: ManagedObject] = [:]
+    @exclusivity(unchecked) var changed = ObjectMap()
     /// Each entity's property-name index, copied out of the store's layouts once so that a
     /// lookup by key does not go through the whole layout.
     let propertyIndexes: [[String: Int]]
@@ -135,7 +135,7 @@ public final class ObjectContext: @unchecked Sendable {
         let object = ManagedObject(objectID: id, layoutIndex: layout.index, registryKey: registryKey, context: self, lifecycle: .inserted)
         object.committed = RowValues(store.insertDefaults[layout.index])
         sweepRegistryIfDue()
-        registry[registryKey] = RegisteredObject(object)
+        registry[registryKey] = object
         changed[registryKey] = object
         return object
     }
@@ -146,7 +146,7 @@ public final class ObjectContext: @unchecked Sendable {
     public func object(with id: ObjectID) -> ManagedObject {
         let index = store.layoutIndex[id.entityName]
         if let index, id.storeID == store.storeID { return object(layoutIndex: index, id: id) }
-        if let key = foreignRegistry[id], let existing = registry[key]?.object { return existing }
+        if let key = foreignRegistry[id], let existing = registry[key] { return existing }
         sweepRegistryIfDue()
         // An ID this store cannot resolve gives a fault that throws on every access, rather
         // than one that reads another entity's (or another store's) row with the same key.
@@ -154,7 +154,7 @@ public final class ObjectContext: @unchecked Sendable {
         let object = ManagedObject(objectID: id, layoutIndex: index ?? 0, registryKey: key, context: self, lifecycle: .persisted)
         object.unusable = foreignIDError(id, knownEntity: index != nil)
         foreignRegistry[id] = key
-        registry[key] = RegisteredObject(object)
+        registry[key] = object
         return object
     }
 
@@ -163,18 +163,14 @@ public final class ObjectContext: @unchecked Sendable {
     func object(layoutIndex index: Int, id: ObjectID) -> ManagedObject {
         let key = RegistryKey(entity: index, primaryKey: id.primaryKey)
         sweepRegistryIfDue()
-        return Self.resolve(&registry[key, default: RegisteredObject()]) {
-            ManagedObject(objectID: id, layoutIndex: index, registryKey: key, context: self, lifecycle: .persisted)
+        return registry.withSlot(key) { slot in
+            // Held by the registry alone: nobody can tell it from a new fault, so it becomes one.
+            if isKnownUniquelyReferenced(&slot) { slot.unsafelyUnwrapped.becomeFreshFault() }
+            if let existing = slot { return existing }
+            let object = ManagedObject(objectID: id, layoutIndex: index, registryKey: key, context: self, lifecycle: .persisted)
+            slot = object
+            return object
         }
-    }
-
-    private static func resolve(_ slot: inout RegisteredObject, _ make: () -> ManagedObject) -> ManagedObject {
-        // Held by the registry alone: nobody can tell it from a new fault, so it becomes one.
-        if isKnownUniquelyReferenced(&slot.object) { slot.object!.becomeFreshFault() }
-        if let existing = slot.object { return existing }
-        let object = make()
-        slot.object = object
-        return object
     }
 
     /// The registered object with `id`, if something besides the registry holds it.
@@ -185,24 +181,8 @@ public final class ObjectContext: @unchecked Sendable {
         } else {
             key = foreignRegistry[id]
         }
-        guard let key, let position = registry.index(forKey: key),
-              !isKnownUniquelyReferenced(&registry.values[position].object) else { return nil }
-        return registry.values[position].object
-    }
-
-    /// Calls `body` with each registry key and whether its object is in use (held by
-    /// something besides the registry).
-    ///
-    /// It walks the registry by index, so that no view of the dictionary (its `indices` or
-    /// `values`) holds a second reference to its storage while the counts are read: the
-    /// slot is changed in place, and a copied storage would count every object twice.
-    private func forEachRegistered(_ body: (RegistryKey, Bool) -> Void) {
-        var position = registry.startIndex
-        while position != registry.endIndex {
-            let key = registry[position].key
-            body(key, !isKnownUniquelyReferenced(&registry.values[position].object))
-            registry.formIndex(after: &position)
-        }
+        guard let key else { return nil }
+        return registry.withSlot(key, create: false) { slot in isKnownUniquelyReferenced(&slot) ? nil : slot }
     }
 
     /// Drops from the registry the objects with `keys` that only the registry still holds:
@@ -211,9 +191,9 @@ public final class ObjectContext: @unchecked Sendable {
     /// at the next sweep.
     func releaseUnused(_ keys: some Sequence<RegistryKey>) {
         for key in keys {
-            guard let position = registry.index(forKey: key),
-                  isKnownUniquelyReferenced(&registry.values[position].object) else { continue }
-            registry.remove(at: position)
+            registry.withSlot(key, create: false) { slot in
+                if isKnownUniquelyReferenced(&slot) { slot = nil }
+            }
         }
     }
 
@@ -224,9 +204,9 @@ public final class ObjectContext: @unchecked Sendable {
     /// last sweep, so it stays within twice the objects in use (amortized O(1) per object).
     func sweepRegistryIfDue() {
         guard registry.count >= registrySweepThreshold else { return }
-        var gone: [RegistryKey] = []
-        forEachRegistered { key, alive in if !alive { gone.append(key) } }
-        for key in gone { registry[key] = nil }
+        registry.forEachSlot { _, slot in
+            if isKnownUniquelyReferenced(&slot) { slot = nil }
+        }
         registrySweepThreshold = max(Self.minimumSweepThreshold, 2 * registry.count)
     }
 
@@ -272,9 +252,11 @@ public final class ObjectContext: @unchecked Sendable {
 
     /// Objects registered in the context and in use (held by something besides the context).
     public var registeredObjects: [ManagedObject] {
-        var alive: [RegistryKey] = []
-        forEachRegistered { key, inUse in if inUse { alive.append(key) } }
-        return alive.compactMap { registry[$0]?.object }
+        var alive: [ManagedObject] = []
+        registry.forEachSlot { _, slot in
+            if !isKnownUniquelyReferenced(&slot), let object = slot { alive.append(object) }
+        }
+        return alive
     }
 
     /// Objects inserted and not yet saved.
@@ -322,12 +304,7 @@ public final class ObjectContext: @unchecked Sendable {
     }
 }
 
-/// A registry slot: the object, held strongly (see `ObjectContext.registry` for when it
-/// counts as gone). `nil` only while a lookup fills a new slot.
-struct RegisteredObject {
-    var object: ManagedObject?
-    init(_ object: ManagedObject? = nil) { self.object = object }
-}
+
 
 /// A registered object's key in its context: its entity's layout index and its primary key.
 ///

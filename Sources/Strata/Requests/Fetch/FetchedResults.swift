@@ -83,7 +83,6 @@ public struct FetchedResults: RandomAccessCollection {
                               places: places)
         self.objects = objects
         if batchSize == 0 {
-            context.registry.reserveCapacity(context.registry.count + ids.count)
             objects.all = ids.indices.map { objects.object(at: $0, id: ids[$0]) }
         }
     }
