@@ -204,6 +204,30 @@ extension AttributeValue {
         default: return 0
         }
     }
+    /// The length of ``storedBytes`` (O(1) for native strings).
+    var storedByteCount: Int {
+        switch self {
+        case .string(let s): return s.utf8.count
+        case .binary(let d): return d.count
+        case .uuid: return 16
+        default: return 0
+        }
+    }
+
+    /// Appends ``storedBytes`` to `data` without making an array of them first.
+    func appendStoredBytes(to data: inout [UInt8]) {
+        switch self {
+        case .string(let s):
+            // Native strings are contiguous UTF-8; only a bridged one takes the element-wise copy.
+            if s.utf8.withContiguousStorageIfAvailable({ data.append(contentsOf: $0) }) == nil {
+                data.append(contentsOf: s.utf8)
+            }
+        case .binary(let d): data.append(contentsOf: d)
+        case .uuid(let u): withUnsafeBytes(of: u.uuid) { data.append(contentsOf: $0) }
+        default: break
+        }
+    }
+
     var storedBytes: [UInt8] {
         switch self {
         case .string(let s): return Array(s.utf8)
