@@ -214,17 +214,24 @@ extension AttributeValue {
         }
     }
 
-    /// Appends ``storedBytes`` to `data` without making an array of them first.
-    func appendStoredBytes(to data: inout [UInt8]) {
+    /// Copies ``storedBytes`` to the start of `target` without making an array of them
+    /// first, and returns how many there were.
+    ///
+    /// - Precondition: `target` has room for ``storedByteCount`` bytes.
+    func copyStoredBytes(into target: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        func copy(_ bytes: UnsafeRawBufferPointer) -> Int {
+            precondition(bytes.count <= target.count, "no room for a value's stored bytes")
+            UnsafeMutableRawBufferPointer(target).copyMemory(from: bytes)
+            return bytes.count
+        }
         switch self {
         case .string(let s):
             // Native strings are contiguous UTF-8; only a bridged one takes the element-wise copy.
-            if s.utf8.withContiguousStorageIfAvailable({ data.append(contentsOf: $0) }) == nil {
-                data.append(contentsOf: s.utf8)
-            }
-        case .binary(let d): data.append(contentsOf: d)
-        case .uuid(let u): withUnsafeBytes(of: u.uuid) { data.append(contentsOf: $0) }
-        default: break
+            return s.utf8.withContiguousStorageIfAvailable { copy(UnsafeRawBufferPointer($0)) }
+                ?? Array(s.utf8).withUnsafeBytes(copy)
+        case .binary(let d): return d.withUnsafeBytes(copy)
+        case .uuid(let u): return withUnsafeBytes(of: u.uuid, copy)
+        default: return 0
         }
     }
 

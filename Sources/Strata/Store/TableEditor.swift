@@ -188,67 +188,6 @@ struct TableEditor {
     }
 }
 
-/// Bulk appends to typed columns (the insert and replay fast path).
-///
-/// Each case takes the column's storage out of its enum first, so that the array appended
-/// to is uniquely referenced and grows in place; it is reserved once for the whole run.
-enum ColumnAppender {
-    static func append(keys: [Int64], version: Int64, to columns: inout [ColumnChunk]) {
-        if case .int64(var k) = columns[EntityLayout.primaryKeyColumn].values {
-            columns[EntityLayout.primaryKeyColumn].values = .int64([])
-            k.append(contentsOf: keys)
-            columns[EntityLayout.primaryKeyColumn].values = .int64(k)
-        }
-        if case .int64(var v) = columns[EntityLayout.versionColumn].values {
-            columns[EntityLayout.versionColumn].values = .int64([])
-            v.append(contentsOf: repeatElement(version, count: keys.count))
-            columns[EntityLayout.versionColumn].values = .int64(v)
-        }
-    }
-
-    /// Appends the values of property `p` (already type-checked) of `rows[i]` for each `i`
-    /// of `order`. The column gains a validity map only when it has one or a value is null.
-    static func append(property p: Int, of rows: [Changeset.Insert], _ order: ArraySlice<Int>,
-                       to column: inout ColumnChunk) {
-        let before = column.count
-        if column.validity != nil || order.contains(where: { rows[$0].values[p].isNull }) {
-            var validity = column.validity ?? [Bool](repeating: true, count: before)
-            column.validity = nil
-            validity.reserveCapacity(before + order.count)
-            for i in order { validity.append(!rows[i].values[p].isNull) }
-            column.validity = validity
-        }
-        switch column.values {
-        case .bool(var v):
-            column.values = .bool([])
-            v.reserveCapacity(before + order.count)
-            for i in order { v.append(rows[i].values[p].boolValue) }
-            column.values = .bool(v)
-        case .int64(var v):
-            column.values = .int64([])
-            v.reserveCapacity(before + order.count)
-            for i in order { v.append(rows[i].values[p].int64Value) }
-            column.values = .int64(v)
-        case .double(var v):
-            column.values = .double([])
-            v.reserveCapacity(before + order.count)
-            for i in order { v.append(rows[i].values[p].doubleValue) }
-            column.values = .double(v)
-        case .bytes(var b):
-            column.values = .bytes(ByteColumn())
-            var size = b.data.count
-            for i in order { size += rows[i].values[p].storedByteCount }
-            b.data.reserveCapacity(size)
-            b.offsets.reserveCapacity(b.offsets.count + order.count)
-            for i in order {
-                rows[i].values[p].appendStoredBytes(to: &b.data)
-                b.offsets.append(UInt32(b.data.count))
-            }
-            column.values = .bytes(b)
-        }
-    }
-}
-
 extension ColumnChunk {
     /// Appends every row of `other`, a column of the same kind.
     mutating func append(contentsOf other: ColumnChunk) {
