@@ -24,7 +24,7 @@ extension ObjectContext {
                 let (version, change) = try store.commit(changes, origin: ObjectIdentifier(self))
                 // The store's change lists exactly the IDs of the inserted objects (each one
                 // is an insert of the changeset), so their set is not built a second time.
-                finishSave(lsn: version.lsn, inserted: change.inserted)
+                finishSave(lsn: version.lsn, inserted: change.insertedIDs)
                 return
             } catch let conflicts as StoreConflicts {
                 // Each failed attempt means another transaction committed meanwhile, so the
@@ -165,7 +165,7 @@ extension ObjectContext {
         return changes
     }
 
-    private func finishSave(lsn: UInt64, inserted: Set<ObjectID>) {
+    private func finishSave(lsn: UInt64, inserted: ObjectIDSet) {
         var updated = Set<ObjectID>(), deleted = Set<ObjectID>()
         for object in changed.values {
             switch object.lifecycle {
@@ -195,7 +195,7 @@ extension ObjectContext {
         let saved = changed.keys
         changed.removeAll()
         releaseUnused(saved)
-        let note = ContextDidSave(lsn: lsn, inserted: inserted, updated: updated, deleted: deleted)
+        let note = ContextDidSave(lsn: lsn, insertedIDs: inserted, updated: updated, deleted: deleted)
         for handler in saveObservers.values { handler(note) }
     }
 

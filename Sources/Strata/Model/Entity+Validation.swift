@@ -35,12 +35,19 @@ extension Entity {
     /// Saving a context validates every changed object, and almost every one passes: asking
     /// for values by index avoids building a dictionary per object, and `object` (an object
     /// ID URI, which formats a UUID) is evaluated at most once, on the first violation.
+    /// An optional attribute without rules cannot be broken, so its value is not asked for.
     ///
     /// - Parameters:
-    ///   - valueAt: The value of `attributes[i]` (`.null` when missing).
+    ///   - valueAt: The value of `attributes[i]` (`.null` when missing); asked only for
+    ///     attributes that are required or have rules.
     ///   - relationshipCount: The number of objects related through `relationships[i]`;
     ///     asked only for non-optional relationships.
     ///   - object: How violations name the object.
+    ///
+    /// Always inlined: its callers pass closure literals, which then run inline instead of
+    /// as a call through a context per attribute (a save of 20,000 to-do objects: 6.6 M
+    /// instructions less).
+    @inline(__always)
     func violations(
         valueAt: (Int) throws -> AttributeValue,
         relationshipCount: (Int) throws -> Int,
@@ -54,25 +61,31 @@ extension Entity {
             objectName = made
             return made
         }
-        for (index, attribute) in attributes.enumerated() {
+        // Fields are read in place: copying each `Attribute` would retain and release its
+        // name, default value and rules for every object saved.
+        for index in attributes.indices {
+            let isOptional = attributes[index].isOptional
+            let hasRules = !attributes[index].validationRules.isEmpty
+            if isOptional && !hasRules { continue }
             let value = try valueAt(index)
             if value.isNull {
-                if !attribute.isOptional {
+                if !isOptional {
                     found.append(ValidationViolation(
-                        entity: self.name, object: name(), key: attribute.name, value: value, rule: .required))
+                        entity: self.name, object: name(), key: attributes[index].name, value: value, rule: .required))
                 }
                 continue
             }
-            for rule in attribute.validationRules where !rule.accepts(value) {
+            guard hasRules else { continue }
+            for rule in attributes[index].validationRules where !rule.accepts(value) {
                 found.append(ValidationViolation(
-                    entity: self.name, object: name(), key: attribute.name, value: value, rule: .rule(rule)))
+                    entity: self.name, object: name(), key: attributes[index].name, value: value, rule: .rule(rule)))
             }
         }
-        for (index, relationship) in relationships.enumerated() where !relationship.isOptional {
+        for index in relationships.indices where !relationships[index].isOptional {
             let count = try relationshipCount(index)
             if count < 1 {
                 found.append(ValidationViolation(
-                    entity: self.name, object: name(), key: relationship.name, value: .int(Int64(count)),
+                    entity: self.name, object: name(), key: relationships[index].name, value: .int(Int64(count)),
                     rule: .required))
             }
         }

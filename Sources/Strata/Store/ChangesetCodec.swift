@@ -8,29 +8,48 @@ internal import StrataStorage
 /// count, then `u16` property index + value pairs), `u32` deletes (each `i64` key).
 enum ChangesetCodec {
     static func encode(_ changes: Changeset) -> [UInt8] {
-        var w = ByteWriter(capacity: 256)
         let entities = changes.entities.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
-        w.write(UInt32(entities.count))
-        for (index, entity) in entities {
-            w.write(UInt32(index))
-            w.write(UInt32(entity.inserts.count))
-            for insert in entity.inserts {
-                w.write(insert.primaryKey)
-                for value in insert.values { ValueCodec.write(value, into: &w) }
-            }
-            w.write(UInt32(entity.updates.count))
-            for update in entity.updates {
-                w.write(update.primaryKey)
-                w.write(UInt16(update.values.count))
-                for (property, value) in update.values {
-                    w.write(UInt16(property))
-                    ValueCodec.write(value, into: &w)
+        // The exact size first, so a large save's payload is allocated once and written
+        // with a bounds check and a store per value.
+        return PayloadCursor.payload(count: encodedCount(entities.lazy.map(\.value))) { w in
+            w.write(UInt32(entities.count))
+            for (index, entity) in entities {
+                w.write(UInt32(index))
+                w.write(UInt32(entity.inserts.count))
+                for insert in entity.inserts {
+                    w.write(insert.primaryKey)
+                    for value in insert.values { ValueCodec.write(value, into: &w) }
                 }
+                w.write(UInt32(entity.updates.count))
+                for update in entity.updates {
+                    w.write(update.primaryKey)
+                    w.write(UInt16(update.values.count))
+                    for (property, value) in update.values {
+                        w.write(UInt16(property))
+                        ValueCodec.write(value, into: &w)
+                    }
+                }
+                w.write(UInt32(entity.deletes.count))
+                for delete in entity.deletes { w.write(delete.primaryKey) }
             }
-            w.write(UInt32(entity.deletes.count))
-            for delete in entity.deletes { w.write(delete.primaryKey) }
         }
-        return w.bytes
+    }
+
+    /// The number of bytes ``encode(_:)`` writes for `entities`.
+    private static func encodedCount(_ entities: some Sequence<Changeset.EntityChanges>) -> Int {
+        var count = 4
+        for entity in entities {
+            count += 16 + 8 * entity.deletes.count
+            for insert in entity.inserts {
+                count += 8
+                for value in insert.values { count += ValueCodec.encodedCount(value) }
+            }
+            for update in entity.updates {
+                count += 10 + 2 * update.values.count
+                for (_, value) in update.values { count += ValueCodec.encodedCount(value) }
+            }
+        }
+        return count
     }
 
     static func decode(_ bytes: [UInt8], layouts: [EntityLayout]) throws -> Changeset {

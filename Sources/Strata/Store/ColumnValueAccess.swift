@@ -210,6 +210,37 @@ extension AttributeValue {
         default: return 0
         }
     }
+    /// The length of ``storedBytes`` (O(1) for native strings).
+    var storedByteCount: Int {
+        switch self {
+        case .string(let s): return s.utf8.count
+        case .binary(let d): return d.count
+        case .uuid: return 16
+        default: return 0
+        }
+    }
+
+    /// Copies ``storedBytes`` to the start of `target` without making an array of them
+    /// first, and returns how many there were.
+    ///
+    /// - Precondition: `target` has room for ``storedByteCount`` bytes.
+    func copyStoredBytes(into target: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        func copy(_ bytes: UnsafeRawBufferPointer) -> Int {
+            precondition(bytes.count <= target.count, "no room for a value's stored bytes")
+            UnsafeMutableRawBufferPointer(target).copyMemory(from: bytes)
+            return bytes.count
+        }
+        switch self {
+        case .string(let s):
+            // Native strings are contiguous UTF-8; only a bridged one takes the element-wise copy.
+            return s.utf8.withContiguousStorageIfAvailable { copy(UnsafeRawBufferPointer($0)) }
+                ?? Array(s.utf8).withUnsafeBytes(copy)
+        case .binary(let d): return d.withUnsafeBytes(copy)
+        case .uuid(let u): return withUnsafeBytes(of: u.uuid, copy)
+        default: return 0
+        }
+    }
+
     var storedBytes: [UInt8] {
         switch self {
         case .string(let s): return Array(s.utf8)

@@ -3,6 +3,10 @@ internal import StrataStorage
 /// How one entity's rows are laid out in columns: primary key, row version, one column per
 /// attribute, and one foreign-key column per to-one relationship. To-many relationships are
 /// not stored: they are the rows of the destination whose inverse foreign key points here.
+///
+/// A class, though immutable: contexts look a layout up for every object they insert, and
+/// tables carry one, so a copy is one reference rather than the entity, the properties, the
+/// name index and the table descriptor each retained.
 final class EntityLayout: Sendable {
     /// A stored property: an attribute or a to-one relationship.
     struct Property: Sendable {

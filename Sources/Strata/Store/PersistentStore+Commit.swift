@@ -61,12 +61,59 @@ extension PersistentStore {
         }
         try engine.waitUntilDurable(lsn)
         publish(version)
-        let change = StoreChange(lsn: lsn, kind: StoreChange.Kind(kind), inserted: ids(changes) { $0.inserts.map(\.primaryKey) },
-                                 updated: ids(changes) { $0.updates.map(\.primaryKey) },
-                                 deleted: ids(changes) { $0.deletes.map(\.primaryKey) }, originContext: origin)
+        let change = StoreChange(lsn: lsn, kind: StoreChange.Kind(kind), insertedIDs: insertedIDs(changes),
+                                 updatedIDs: ObjectIDSet(ids(changes) { $0.updates.map(\.primaryKey) }),
+                                 deletedIDs: ObjectIDSet(ids(changes) { $0.deletes.map(\.primaryKey) }), originContext: origin)
         notify(change)
         checkpointIfDue()
         return (version, change)
+    }
+
+    /// The IDs of the inserted rows. A large save keeps them as key ranges (one range when
+    /// its keys were allocated together), made into a set only if someone reads them: an
+    /// observer, or a context merging the change. A small one makes the set at once.
+    private func insertedIDs(_ changes: Changeset) -> ObjectIDSet {
+        let count = changes.entities.values.reduce(0) { $0 + $1.inserts.count }
+        if count <= Self.eagerInsertedIDs { return ObjectIDSet(ids(changes) { $0.inserts.map(\.primaryKey) }) }
+        var ranges: [(entity: Int, keys: KeyRanges)] = []
+        for (index, entity) in changes.entities where !entity.inserts.isEmpty {
+            ranges.append((index, Self.keyRanges(entity.inserts)))
+        }
+        return objectIDSet(ranges)
+    }
+
+    /// Up to this many inserted rows, a commit makes their ID set at once: for a few rows
+    /// the set costs less than the ranges and the shared cache behind them.
+    static let eagerInsertedIDs = 32
+
+    /// The distinct keys of `inserts` as runs.
+    ///
+    /// - Complexity: O(n) when the keys fill a dense range (a bitmap proves they are
+    ///   distinct); O(n log n) otherwise.
+    static func keyRanges(_ inserts: [Changeset.Insert]) -> KeyRanges {
+        var low = Int64.max, high = Int64.min
+        for insert in inserts {
+            low = min(low, insert.primaryKey)
+            high = max(high, insert.primaryKey)
+        }
+        let (span, overflow) = high.subtractingReportingOverflow(low)
+        if !overflow, span == Int64(inserts.count - 1) {
+            var seen = [UInt64](repeating: 0, count: inserts.count / 64 + 1)
+            var distinct = true
+            for insert in inserts {
+                let bit = Int(insert.primaryKey - low)
+                let mask: UInt64 = 1 << UInt64(bit % 64)
+                if seen[bit / 64] & mask != 0 { distinct = false; break }
+                seen[bit / 64] |= mask
+            }
+            if distinct { return KeyRanges(first: low, count: Int64(inserts.count)) }
+        }
+        var keys = inserts.map(\.primaryKey)
+        keys.sort()
+        var unique: [Int64] = []
+        unique.reserveCapacity(keys.count)
+        for key in keys where unique.last != key { unique.append(key) }
+        return KeyRanges(sortedKeys: unique)
     }
 
     private func ids(_ changes: Changeset, _ keys: (Changeset.EntityChanges) -> [Int64]) -> Set<ObjectID> {

@@ -123,7 +123,8 @@ extension PersistentStore {
             var editor = TableEditor(table: version.tables[index])
             try editor.apply(entityChanges, version: lsn)
             version.tables[index] = editor.table
-            if let maxKey = entityChanges.inserts.map(\.primaryKey).max() {
+            if !entityChanges.inserts.isEmpty {
+                let maxKey = entityChanges.inserts.reduce(Int64.min) { max($0, $1.primaryKey) }
                 nextKeys[index] = max(nextKeys[index], maxKey + 1)
             }
         }

@@ -100,7 +100,13 @@ public final class PersistentStore: Sendable {
     /// The layout of the entity called `name`, or an `unknownEntity` error naming the
     /// nearest entity.
     func layout(named name: String) throws(StrataError) -> EntityLayout {
-        if let index = layoutIndex[name] { return layouts[index] }
+        // Contexts ask once per inserted object. With a few entities, comparing names (short
+        // ones compare as two words) costs less than hashing one.
+        if layouts.count <= 8 {
+            for layout in layouts where layout.entity.name == name { return layout }
+        } else if let index = layoutIndex[name] {
+            return layouts[index]
+        }
         let suggestion = Schema.nearestName(to: name, among: layouts.map(\.entity.name))
         throw StrataError(.unknownEntity, "The store has no entity named '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ".") + " Its entities are: \(layouts.map(\.entity.name).joined(separator: ", ")).", entity: name)
     }

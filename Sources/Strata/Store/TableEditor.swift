@@ -51,12 +51,13 @@ struct TableEditor {
     /// - Returns: whether the rows went to the end (the fast path, which keeps
     ///   `chunkFirstKeys` and `rowCount` up to date).
     private mutating func insert(_ inserts: [Changeset.Insert], version: UInt64) throws -> Bool {
-        let sorted = inserts.sorted { $0.primaryKey < $1.primaryKey }
-        if table.chunks.isEmpty || sorted[0].primaryKey > table.chunks[table.chunks.count - 1].lastKey {
-            appendAtEnd(sorted, version: version)
+        let order = Self.keyOrder(inserts)
+        if table.chunks.isEmpty || inserts[order[0]].primaryKey > table.chunks[table.chunks.count - 1].lastKey {
+            appendAtEnd(inserts, order: order, version: version)
             return true
         }
-        for insert in sorted {
+        for index in order {
+            let insert = inserts[index]
             let chunkIndex = table.chunkIndex(for: insert.primaryKey) ?? 0
             var columns = table.chunks[chunkIndex].columns
             let keys = table.chunks[chunkIndex].primaryKeys
@@ -87,8 +88,45 @@ struct TableEditor {
         return false
     }
 
+    /// The indexes of `inserts` by ascending primary key, equal keys in their given order.
+    ///
+    /// A save's keys were allocated together, so they usually fill a dense range: each index
+    /// is then placed by its key in O(n), rather than sorted (a context hands its inserts over
+    /// in hash order). Sparse or repeated keys take a comparison sort.
+    static func keyOrder(_ inserts: [Changeset.Insert]) -> [Int] {
+        let count = inserts.count
+        guard count > 1 else { return Array(0..<count) }
+        var low = Int64.max, high = Int64.min, ascending = true, previous = Int64.min
+        for insert in inserts {
+            let key = insert.primaryKey
+            low = min(low, key)
+            high = max(high, key)
+            ascending = ascending && key > previous
+            previous = key
+        }
+        if ascending { return Array(0..<count) }
+        let (span, overflow) = high.subtractingReportingOverflow(low)
+        if !overflow, span < 2 * Int64(count) {
+            var slots = [Int](repeating: -1, count: Int(span) + 1)
+            var unique = true
+            for (index, insert) in inserts.enumerated() {
+                let slot = Int(insert.primaryKey - low)
+                if slots[slot] >= 0 { unique = false; break }
+                slots[slot] = index
+            }
+            if unique {
+                if slots.count == count { return slots }
+                return slots.filter { $0 >= 0 }
+            }
+        }
+        return (0..<count).sorted { a, b in
+            let x = inserts[a].primaryKey, y = inserts[b].primaryKey
+            return x < y || (x == y && a < b)
+        }
+    }
+
     /// The fast path: every new key is above every existing key (the usual case), so rows
-    /// go to the end.
+    /// go to the end, in `order` (indexes of `rows` by ascending key).
     ///
     /// Chunks are immutable (pinned versions share them), so adding rows to a partly filled
     /// tail chunk means copying it. To keep that cheap when each commit adds a row or two,
@@ -97,7 +135,7 @@ struct TableEditor {
     /// while it holds at most twice as many rows as come after it. Each row is then copied
     /// O(log ``EntityTable/chunkRows``) times in all, rather than once per commit until its
     /// chunk is full, and every chunk but the last few stays full.
-    private mutating func appendAtEnd(_ rows: [Changeset.Insert], version: UInt64) {
+    private mutating func appendAtEnd(_ rows: [Changeset.Insert], order: [Int], version: UInt64) {
         defer {
             table.rowCount += rows.count
             table.chunkFirstKeys.append(contentsOf: table.chunks[table.chunkFirstKeys.count...].map(\.firstKey))
@@ -127,57 +165,25 @@ struct TableEditor {
                 columns = rest
             }
             let take = min(EntityTable.chunkRows - columns[EntityLayout.primaryKeyColumn].count, rows.count)
-            append(rows[0..<take], to: &columns, version: version)
+            append(rows, order[0..<take], to: &columns, version: version)
             if columns[EntityLayout.primaryKeyColumn].count > 0 { table.chunks.append(TableChunk(columns: columns)) }
             start = take
         }
         while start < rows.count {
             let end = min(start + EntityTable.chunkRows, rows.count)
             var columns = table.layout.table.columns.map { ColumnChunk.empty($0.kind) }
-            append(rows[start..<end], to: &columns, version: version)
+            append(rows, order[start..<end], to: &columns, version: version)
             table.chunks.append(TableChunk(columns: columns))
             start = end
         }
     }
 
-    private func append(_ rows: ArraySlice<Changeset.Insert>, to columns: inout [ColumnChunk], version: UInt64) {
-        ColumnAppender.append(keys: rows.map(\.primaryKey), version: Int64(version), to: &columns)
+    /// Appends `rows[i]` for each `i` of `order` to `columns`, one column at a time.
+    private func append(_ rows: [Changeset.Insert], _ order: ArraySlice<Int>, to columns: inout [ColumnChunk],
+                        version: UInt64) {
+        ColumnAppender.append(keys: order.map { rows[$0].primaryKey }, version: Int64(version), to: &columns)
         for (p, property) in table.layout.properties.enumerated() {
-            ColumnAppender.append(rows.map { $0.values[p] }, to: &columns[property.column])
-        }
-    }
-}
-
-/// Bulk appends to typed columns (the insert and replay fast path).
-enum ColumnAppender {
-    static func append(keys: [Int64], version: Int64, to columns: inout [ColumnChunk]) {
-        if case .int64(var k) = columns[EntityLayout.primaryKeyColumn].values {
-            columns[EntityLayout.primaryKeyColumn].values = .int64([])
-            k.append(contentsOf: keys)
-            columns[EntityLayout.primaryKeyColumn].values = .int64(k)
-        }
-        if case .int64(var v) = columns[EntityLayout.versionColumn].values {
-            columns[EntityLayout.versionColumn].values = .int64([])
-            v.append(contentsOf: repeatElement(version, count: keys.count))
-            columns[EntityLayout.versionColumn].values = .int64(v)
-        }
-    }
-
-    static func append(_ values: [AttributeValue], to column: inout ColumnChunk) {
-        let before = column.count
-        if column.validity != nil || values.contains(where: \.isNull) {
-            var validity = column.validity ?? [Bool](repeating: true, count: before)
-            validity.append(contentsOf: values.map { !$0.isNull })
-            column.validity = validity
-        }
-        switch column.values {
-        case .bool(var v): column.values = .bool([]); v.append(contentsOf: values.map(\.boolValue)); column.values = .bool(v)
-        case .int64(var v): column.values = .int64([]); v.append(contentsOf: values.map(\.int64Value)); column.values = .int64(v)
-        case .double(var v): column.values = .double([]); v.append(contentsOf: values.map(\.doubleValue)); column.values = .double(v)
-        case .bytes(var b):
-            column.values = .bytes(ByteColumn())
-            for value in values { b.append(value.storedBytes) }
-            column.values = .bytes(b)
+            ColumnAppender.append(property: p, of: rows, order, to: &columns[property.column])
         }
     }
 }

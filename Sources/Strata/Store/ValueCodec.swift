@@ -7,6 +7,11 @@ internal import StrataStorage
 /// 6 date (double seconds since 2001), 7 UUID (16 bytes), 8 binary (u32 length + bytes).
 enum ValueCodec {
     static func write(_ value: AttributeValue, into w: inout ByteWriter) {
+        w.write(PayloadCursor.payload(count: encodedCount(value)) { write(value, into: &$0) })
+    }
+
+    /// Writes `value` into a cursor with at least ``encodedCount(_:)`` bytes left.
+    static func write(_ value: AttributeValue, into w: inout PayloadCursor) {
         switch value {
         case .null: w.write(UInt8(0))
         case .bool(let b): w.write(UInt8(b ? 2 : 1))
@@ -14,8 +19,22 @@ enum ValueCodec {
         case .double(let d): w.write(UInt8(4)); w.write(d)
         case .string(let s): w.write(UInt8(5)); w.writeString(s)
         case .date(let d): w.write(UInt8(6)); w.write(d.timeIntervalSinceReferenceDate)
-        case .uuid(let u): w.write(UInt8(7)); withUnsafeBytes(of: u.uuid) { w.write(raw: $0) }
-        case .binary(let d): w.write(UInt8(8)); w.write(UInt32(d.count)); w.write(Array(d))
+        case .uuid(let u): w.write(UInt8(7)); withUnsafeBytes(of: u.uuid) { w.write($0) }
+        case .binary(let d):
+            w.write(UInt8(8))
+            w.write(UInt32(d.count))
+            d.withUnsafeBytes { w.write($0) }
+        }
+    }
+
+    /// The number of bytes ``write(_:into:)`` writes for `value`.
+    static func encodedCount(_ value: AttributeValue) -> Int {
+        switch value {
+        case .null, .bool: return 1
+        case .int, .double, .date: return 9
+        case .string(let s): return 5 + s.utf8.count
+        case .uuid: return 17
+        case .binary(let d): return 5 + d.count
         }
     }
 

@@ -19,11 +19,14 @@ package struct ByteWriter {
     package mutating func write(_ bytes: some Collection<UInt8>) { self.bytes.append(contentsOf: bytes) }
     package mutating func write(raw: UnsafeRawBufferPointer) { bytes.append(contentsOf: raw) }
 
-    /// A length-prefixed (UInt32) UTF-8 string.
+    /// A length-prefixed (UInt32) UTF-8 string, copied straight from the string's storage.
     package mutating func writeString(_ string: String) {
-        let utf8 = Array(string.utf8)
+        let utf8 = string.utf8
         write(UInt32(utf8.count))
-        write(utf8)
+        // Native strings are contiguous UTF-8; only a bridged one takes the element-wise copy.
+        if utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+            bytes.append(contentsOf: utf8)
+        }
     }
 
     /// Overwrites 4 bytes at `offset` with `value`, little-endian.

@@ -36,6 +36,22 @@ struct ValidationEngineTests {
         try Self.entity.validate(values, relationshipCounts: ["team": 1], object: "p1")
     }
 
+    @Test func valuesAreAskedForOnlyWhereSomethingCanBreak() {
+        let entity = Entity(name: "Note", attributes: [
+            Attribute(name: "title", type: .string),
+            Attribute(name: "body", type: .string, isOptional: true),
+            Attribute(name: "tag", type: .string, isOptional: true, validationRules: [.length(min: 1, max: 3)]),
+        ])
+        let values: [AttributeValue] = [.null, .string("anything"), .string("long")]
+        var asked: [Int] = []
+        let found = entity.violations(valueAt: { asked.append($0); return values[$0] }, relationshipCount: { _ in 0 },
+                                      object: "n")
+        // `body` is optional and has no rules: nothing it holds is a violation.
+        #expect(asked == [0, 2])
+        #expect(found.map { "\($0.key) \($0.rule)" } == ["title required", "tag length 1...3"])
+        #expect(found == entity.violations(of: ["body": "anything", "tag": "long"], object: "n"))
+    }
+
     @Test func everyRuleKindBrokenIsReportedTogether() {
         let values: [String: AttributeValue] = [
             "name": "Adalovelace",                              // length 2...5
