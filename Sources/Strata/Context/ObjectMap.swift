@@ -8,7 +8,8 @@
 /// instead pays a cache miss on nearly every lookup, which dominated fetching and saving a
 /// million objects. Keys of foreign IDs (negative entity numbers) go in a small dictionary.
 ///
-/// Iteration is in key order within each entity, entities in index order.
+/// Iteration is in key order within each entity, entities in index order, foreign keys last
+/// (their entity numbers -1, -2, … in turn).
 struct ObjectMap {
     private struct Pages {
         var byNumber: [Int64: ObjectPage] = [:]
@@ -61,7 +62,8 @@ struct ObjectMap {
                 }
             }
         }
-        for key in foreign.keys.sorted(by: { $0.entity > $1.entity }) { withForeignSlot(key) { body(key, &$0) } }
+        let foreignKeys = foreign.keys.sorted { ($0.entity, $1.primaryKey) > ($1.entity, $0.primaryKey) }
+        for key in foreignKeys { withForeignSlot(key) { body(key, &$0) } }
     }
 
     /// Every object, in key order.

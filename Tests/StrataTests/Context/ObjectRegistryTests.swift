@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import Strata
+
+/// The context's registry: it holds objects strongly, but one that only the context holds
+/// behaves as if it were gone (a weak registry's semantics), and such objects are released
+/// when what held them lets go.
+@Suite struct ObjectRegistryTests {
+    /// `count` saved people named n0…n(count-1) aged by index, and a fresh reader context.
+    static func withPeople(_ count: Int, _ body: (FetchFixtures.Harness, ObjectContext) throws -> Void) throws {
+        let harness = try FetchFixtures.Harness()
+        defer { harness.close() }
+        try harness.run { context throws in
+            for i in 0..<count { try FetchFixtures.person(context, ["name": .string("n\(i)"), "age": .int(Int64(i))]) }
+            try context.save()
+        }
+        try body(harness, harness.newContext("reader"))
+    }
+
+    @Test func anObjectOnlyTheContextHoldsComesBackAsAFreshFault() throws {
+        try Self.withPeople(3) { harness, reader throws in
+            let id = try reader.performAndWait { () throws -> ObjectID in
+                let object = try reader.fetch(FetchRequest("Person", sort: [SortKey("age")]))[0]
+                #expect(try object.string("name") == "n0")
+                return object.objectID
+            }
+            // Another context changes the row; the reader holds no object for it any more.
+            try harness.context.performAndWait { () throws in
+                try harness.context.object(with: id).setValue("changed", forKey: "name")
+                try harness.context.save()
+            }
+            try reader.performAndWait { () throws in
+                let again = reader.object(with: id)
+                #expect(again.isFault, "handed out again as a fault, as a new object would be")
+                #expect(try again.string("name") == "changed")
+            }
+        }
+    }
+
+    @Test func anObjectStillHeldKeepsItsValuesUntilRefreshed() throws {
+        try Self.withPeople(3) { harness, reader throws in
+            let held = try reader.performAndWait { () throws -> ManagedObject in
+                let object = try reader.fetch(FetchRequest("Person", sort: [SortKey("age")]))[0]
+                #expect(try object.string("name") == "n0")
+                return object
+            }
+            try harness.context.performAndWait { () throws in
+                try harness.context.object(with: held.objectID).setValue("changed", forKey: "name")
+                try harness.context.save()
+            }
+            try reader.performAndWait { () throws in
+                #expect(reader.object(with: held.objectID) === held, "uniquing")
+                #expect(try held.string("name") == "n0", "its snapshot until it is refreshed")
+                reader.refresh(held, mergeChanges: false)
+                #expect(try held.string("name") == "changed")
+            }
+        }
+    }
+
+    @Test func releasingResultsReleasesTheirObjects() throws {
+        try Self.withPeople(50) { _, reader throws in
+            try reader.performAndWait { () throws in
+                var kept: ManagedObject?
+                do {
+                    let results = try reader.fetch(FetchRequest("Person"))
+                    kept = results[7]
+                    #expect(reader.registry.count == 50)
+                }
+                #expect(reader.registry.count == 1, "only the object still held stays registered")
+                #expect(reader.registeredObjects.map(\.objectID) == [kept!.objectID])
+            }
+        }
+    }
+
+    @Test func savingReleasesTheObjectsNothingElseHolds() throws {
+        let harness = try FetchFixtures.Harness()
+        defer { harness.close() }
+        let context = harness.context
+        try context.performAndWait { () throws in
+            var kept: ManagedObject?
+            for i in 0..<100 {
+                let object = try FetchFixtures.person(context, ["name": .string("n\(i)")])
+                if i == 42 { kept = object }
+            }
+            #expect(context.registry.count == 100)
+            try context.save()
+            #expect(context.registry.count == 1)
+            #expect(context.registeredObjects.first === kept)
+        }
+    }
+
+    @Test func iteratingBatchesKeepsTheRegistryBounded() throws {
+        let total = 3 * ObjectContext.minimumSweepThreshold
+        try Self.withPeople(total) { _, reader throws in
+            try reader.performAndWait { () throws in
+                var request = try FetchRequest("Person", sort: [SortKey("age")])
+                request.fetchBatchSize = 50
+                let results = try reader.fetch(request)
+                var largest = 0
+                var ages: [Int64] = []
+                for object in results {
+                    ages.append(try object.int("age") ?? -1)
+                    largest = max(largest, reader.registry.count)
+                }
+                #expect(ages == (0..<Int64(total)).map { $0 })
+                #expect(largest <= 100, "each finished batch is released: \(largest) registered at most")
+            }
+        }
+    }
+
+    @Test func resetInvalidatesEveryRegisteredObject() throws {
+        try Self.withPeople(5) { _, reader throws in
+            try reader.performAndWait { () throws in
+                let objects = Array(try reader.fetch(FetchRequest("Person")))
+                reader.reset()
+                #expect(reader.registry.isEmpty)
+                for object in objects {
+                    let error = #expect(throws: StrataError.self) { try object.string("name") }
+                    #expect(error?.code == .misuse)
+                }
+            }
+        }
+    }
+}
