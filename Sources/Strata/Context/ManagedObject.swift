@@ -4,7 +4,9 @@ import Foundation
 ///
 /// Objects belong to one ``ObjectContext`` and must be used only on its queue (inside
 /// ``ObjectContext/perform(_:)`` or ``ObjectContext/performAndWait(_:)``); debug builds trap
-/// with a message that says so. To use an object elsewhere, pass its ``objectID``.
+/// with a message that says so. To use an object elsewhere, pass its ``objectID``. An object
+/// does not keep its context alive: once the context is released, using the object throws
+/// `.misuse`.
 ///
 /// A fault (``isFault``) holds no data until a property is first read.
 ///
@@ -29,7 +31,12 @@ public final class ManagedObject: CustomStringConvertible {
     let layoutIndex: Int
     /// Its key in the context's registry and changed objects.
     let registryKey: RegistryKey
-    weak var contextReference: ObjectContext?
+    /// Its context, without a reference count: only used while `lifetime` says the context
+    /// is alive (see ``ContextLifetime``).
+    private unowned(unsafe) let unretainedContext: ObjectContext
+    private let lifetime: ContextLifetime
+    /// Its context, or `nil` once the context is gone.
+    var contextReference: ObjectContext? { lifetime.isAlive ? unretainedContext : nil }
     /// Stored property values as last read from the store (`nil` while a fault). For an
     /// object inserted in this context: its values, defaults overwritten by every change
     /// made since (there is no store row to keep apart from, so `pending` stays empty).
@@ -68,7 +75,8 @@ public final class ManagedObject: CustomStringConvertible {
         self.objectID = objectID
         self.layoutIndex = layoutIndex
         self.registryKey = registryKey
-        self.contextReference = context
+        unretainedContext = context
+        lifetime = context.lifetime
         self.lifecycle = lifecycle
     }
 

@@ -68,6 +68,8 @@ public final class ObjectContext: @unchecked Sendable {
     /// Each entity's stored property names in layout order, for entities with few of them:
     /// comparing a short key with a handful of names beats hashing it.
     let propertyNames: [[String]?]
+    /// Ended by `deinit`; the objects of this context check it (see ``ContextLifetime``).
+    let lifetime = ContextLifetime()
     var saveObservers: [UUID: @Sendable (ContextDidSave) -> Void] = [:]
     var storeObservation: ObservationToken?
 
@@ -81,6 +83,8 @@ public final class ObjectContext: @unchecked Sendable {
         queue = concurrencyType == .mainQueue ? .main : DispatchQueue(label: "strata.context.\(name ?? "private")")
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
     }
+
+    deinit { lifetime.end() }
 
     // MARK: Queues
 
