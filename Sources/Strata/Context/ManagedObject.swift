@@ -29,8 +29,11 @@ public final class ManagedObject: CustomStringConvertible {
     /// The object's permanent identity.
     public let objectID: ObjectID
     let layoutIndex: Int
+    /// The entity number of its key in the context's registry and changed objects (the
+    /// primary key is the ID's; storing only this keeps every object 8 bytes smaller).
+    private let registryEntity: Int
     /// Its key in the context's registry and changed objects.
-    let registryKey: RegistryKey
+    var registryKey: RegistryKey { RegistryKey(entity: registryEntity, primaryKey: objectID.primaryKey) }
     /// Its context, without a reference count: only used while `lifetime` says the context
     /// is alive (see ``ContextLifetime``).
     private unowned(unsafe) let unretainedContext: ObjectContext
@@ -69,12 +72,24 @@ public final class ManagedObject: CustomStringConvertible {
 
     /// Why the object can never be used, for a fault made from an ID of another store or of
     /// an entity the store does not have (`object(with:)` cannot throw, so every access does).
-    var unusable: StrataError?
+    var unusable: StrataError? {
+        get { unusableReason?.error }
+        set { unusableReason = newValue.map(UnusableReason.init) }
+    }
+    /// ``unusable``, boxed: almost every object has none, and the error inline would make
+    /// every object 64 bytes bigger.
+    private var unusableReason: UnusableReason?
+
+    private final class UnusableReason {
+        let error: StrataError
+        init(_ error: StrataError) { self.error = error }
+    }
 
     init(objectID: ObjectID, layoutIndex: Int, registryKey: RegistryKey, context: ObjectContext, lifecycle: Lifecycle) {
         self.objectID = objectID
         self.layoutIndex = layoutIndex
-        self.registryKey = registryKey
+        precondition(registryKey.primaryKey == objectID.primaryKey, "a registry key carries its object's primary key")
+        registryEntity = registryKey.entity
         unretainedContext = context
         lifetime = context.lifetime
         self.lifecycle = lifecycle

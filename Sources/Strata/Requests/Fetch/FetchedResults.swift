@@ -50,7 +50,10 @@ public struct FetchedResults: RandomAccessCollection {
         }
 
         deinit {
-            let keys = (all + batch).map(\.registryKey)
+            var keys: [RegistryKey] = []
+            keys.reserveCapacity(all.count + batch.count)
+            for object in all { keys.append(object.registryKey) }
+            for object in batch { keys.append(object.registryKey) }
             all = []
             batch = []
             releaseInContext(keys)
