@@ -9,12 +9,12 @@ extension ObjectContext {
     public func fetch(_ request: FetchRequest) throws(StrataError) -> FetchedResults {
         let (plan, version, items) = try matches(request)
         let ordered = plan.order(items, version: version)
-        var ids: [ObjectID] = []
+        var keys: [Int64] = []
         var places: [FetchPlaces.Place] = []
-        ids.reserveCapacity(ordered.count)
+        keys.reserveCapacity(ordered.count)
         places.reserveCapacity(ordered.count)
         for item in ordered {
-            ids.append(objectID(of: item, plan: plan))
+            keys.append(item.primaryKey)
             if case .row(_, let chunk, let row) = item {
                 places.append(.init(chunk: UInt32(chunk), row: UInt32(row)))
             } else {
@@ -22,6 +22,7 @@ extension ObjectContext {
             }
         }
         let table = version.tables[plan.layout.index]
+        let ids = FetchedResults.IDs.keys(keys, storeID: store.storeID, entityName: plan.layout.entity.name)
         return FetchedResults(context: self, ids: ids, batchSize: request.fetchBatchSize,
                               loadValues: !request.returnsObjectsAsFaults, layoutIndex: plan.layout.index,
                               places: FetchPlaces(lsn: version.lsn, chunks: table.chunks,

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The objects of a fetch, in order, as a random-access collection.
 ///
 /// With a ``FetchRequest/fetchBatchSize`` the objects are materialized (and, when the
@@ -7,6 +9,36 @@
 /// When the results are released (their last copy), the objects nothing else holds are
 /// released with them, as they would be if the context held its objects weakly.
 public struct FetchedResults: RandomAccessCollection {
+    /// The results' IDs as the fetch made them: the IDs themselves, or the primary keys of
+    /// one entity (a million `ObjectID`s are 40 MB; their keys are 8).
+    enum IDs {
+        case ids([ObjectID])
+        case keys([Int64], storeID: UUID, entityName: String)
+
+        var count: Int {
+            switch self {
+            case .ids(let ids): return ids.count
+            case .keys(let keys, _, _): return keys.count
+            }
+        }
+
+        subscript(position: Int) -> ObjectID {
+            switch self {
+            case .ids(let ids): return ids[position]
+            case .keys(let keys, let storeID, let entityName):
+                return ObjectID(storeID: storeID, entityName: entityName, primaryKey: keys[position])
+            }
+        }
+
+        var all: [ObjectID] {
+            switch self {
+            case .ids(let ids): return ids
+            case .keys(let keys, let storeID, let entityName):
+                return keys.map { ObjectID(storeID: storeID, entityName: entityName, primaryKey: $0) }
+            }
+        }
+    }
+
     /// The materialized objects; a class so that releasing the last copy of the results
     /// can tell the context which objects to let go.
     final class Objects {
@@ -71,8 +103,9 @@ public struct FetchedResults: RandomAccessCollection {
         }
     }
 
-    /// The IDs of the results, in order.
-    public let objectIDs: [ObjectID]
+    /// The IDs of the results, in order (made when first read).
+    public var objectIDs: [ObjectID] { ids.all }
+    private let ids: IDs
     private let objects: Objects
 
     /// `layoutIndex`: the entity of every ID in `ids`, in `context`'s store (a fetch's IDs are
@@ -81,19 +114,25 @@ public struct FetchedResults: RandomAccessCollection {
     /// lookup while the store publishes nothing newer.
     init(context: ObjectContext, ids: [ObjectID], batchSize: Int, loadValues: Bool, layoutIndex: Int? = nil,
          places: FetchPlaces? = nil) {
-        objectIDs = ids
+        self.init(context: context, ids: .ids(ids), batchSize: batchSize, loadValues: loadValues,
+                  layoutIndex: layoutIndex, places: places)
+    }
+
+    /// The same, with the IDs as ``IDs``.
+    init(context: ObjectContext, ids: IDs, batchSize: Int, loadValues: Bool, layoutIndex: Int?, places: FetchPlaces?) {
+        self.ids = ids
         let objects = Objects(context: context, batchSize: batchSize, loadValues: loadValues, layoutIndex: layoutIndex,
                               places: places)
         self.objects = objects
         if batchSize == 0 {
-            objects.all = ids.indices.map { objects.object(at: $0, id: ids[$0]) }
+            objects.all = (0..<ids.count).map { objects.object(at: $0, id: ids[$0]) }
         }
     }
 
     /// The first index.
     public var startIndex: Int { 0 }
     /// One past the last index.
-    public var endIndex: Int { objectIDs.count }
+    public var endIndex: Int { ids.count }
 
     /// The object at `position`, materializing its batch when needed.
     public subscript(position: Int) -> ManagedObject {
@@ -101,8 +140,8 @@ public struct FetchedResults: RandomAccessCollection {
         if o.batchSize == 0 { return o.all[position] }
         let index = position / o.batchSize
         if index != o.batchIndex {
-            let range = (index * o.batchSize)..<Swift.min((index + 1) * o.batchSize, objectIDs.count)
-            o.replaceBatch(with: range.map { o.object(at: $0, id: objectIDs[$0]) }, index: index)
+            let range = (index * o.batchSize)..<Swift.min((index + 1) * o.batchSize, ids.count)
+            o.replaceBatch(with: range.map { o.object(at: $0, id: ids[$0]) }, index: index)
         }
         return o.batch[position - index * o.batchSize]
     }
