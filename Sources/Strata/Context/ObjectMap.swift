@@ -45,7 +45,10 @@ struct ObjectMap {
         let had = slot.pointee != nil
         let result = body(&slot.pointee)
         let has = slot.pointee != nil
-        if had != has { noteSlot(filled: has, in: page, entity: key.entity, number: key.primaryKey >> ObjectPage.shift) }
+        if had != has {
+            if has { page.noteFilled(Int(key.primaryKey & ObjectPage.mask)) }
+            noteSlot(filled: has, in: page, entity: key.entity, number: key.primaryKey >> ObjectPage.shift)
+        }
         return result
     }
 
@@ -56,7 +59,10 @@ struct ObjectMap {
             for number in entities[entity].byNumber.keys.sorted() {
                 guard let page = entities[entity].byNumber[number] else { continue }
                 let base = number << ObjectPage.shift
-                for offset in 0..<ObjectPage.size where page.slots[offset] != nil {
+                // Only the span that ever held objects since the page was last empty: a
+                // context saving one object at a time scans one slot, not 1,024.
+                guard page.used > 0 else { continue }
+                for offset in page.lowest...page.highest where page.slots[offset] != nil {
                     body(RegistryKey(entity: entity, primaryKey: base + Int64(offset)), &page.slots[offset])
                     if page.slots[offset] == nil { noteSlot(filled: false, in: page, entity: entity, number: number) }
                 }
@@ -84,9 +90,19 @@ struct ObjectMap {
         return result
     }
 
-    /// Lets go of every object.
+    /// Lets go of every object. Each entity's last-used page is kept (emptied), as
+    /// `noteSlot` keeps it: a context saving one object at a time reuses it.
     mutating func removeAll() {
-        self = ObjectMap()
+        for entity in entities.indices {
+            guard let last = entities[entity].last else {
+                entities[entity].byNumber = [:]
+                continue
+            }
+            last.removeAll()
+            entities[entity].byNumber = [entities[entity].lastNumber: last]
+        }
+        foreign = [:]
+        count = 0
     }
 
     // MARK: Internals
@@ -123,11 +139,12 @@ struct ObjectMap {
         count += filled ? 1 : -1
         page.used += filled ? 1 : -1
         guard page.used == 0 else { return }
+        page.lowest = ObjectPage.size
+        page.highest = -1
+        // An empty page is dropped, unless it is the entity's last-used one: a context that
+        // saves one object at a time would otherwise make and free a page for every save.
+        guard entities[entity].lastNumber != number else { return }
         entities[entity].byNumber[number] = nil
-        if entities[entity].lastNumber == number {
-            entities[entity].last = nil
-            entities[entity].lastNumber = .min
-        }
     }
 }
 
@@ -136,21 +153,43 @@ struct ObjectMap {
 /// A class so that a slot can be changed in place through its pointer; it belongs to one
 /// ``ObjectMap`` of one context, used only on that context's queue.
 final class ObjectPage {
+    /// A key's page number is `key >> shift`; its slot, `key & mask`.
     static let shift: Int64 = 10
+    /// Slots per page.
     static let size = 1 << 10
     static let mask: Int64 = (1 << 10) - 1
 
+    /// The slots, allocated once and changed in place.
     let slots: UnsafeMutablePointer<ManagedObject?>
     /// How many slots hold an object.
     var used = 0
+    /// The lowest and highest slot filled since the page was last empty (every object is
+    /// between them).
+    var lowest = ObjectPage.size
+    var highest = -1
+
+    /// Widens ``lowest``…``highest`` to `slot`, which was just filled.
+    func noteFilled(_ slot: Int) {
+        if slot < lowest { lowest = slot }
+        if slot > highest { highest = slot }
+    }
 
     init() {
         slots = .allocate(capacity: Self.size)
         slots.initialize(repeating: nil, count: Self.size)
     }
 
+    /// Empties every slot.
+    func removeAll() {
+        if used > 0 { (slots + lowest).update(repeating: nil, count: highest - lowest + 1) }
+        used = 0
+        lowest = Self.size
+        highest = -1
+    }
+
     deinit {
-        slots.deinitialize(count: Self.size)
+        // Slots outside lowest…highest are all nil, which needs no deinitializing.
+        if used > 0 { (slots + lowest).deinitialize(count: highest - lowest + 1) }
         slots.deallocate()
     }
 }
