@@ -6,8 +6,10 @@ package import Darwin
 
 /// A value that is only read or changed while a lock is held: the package's one lock type.
 ///
-/// It is a `pthread_mutex_t` (a plain, non-recursive one) next to the value, in every build,
-/// for two measured reasons:
+/// It is a `pthread_mutex_t` next to the value, in every build: an adaptive one, which spins
+/// briefly before it sleeps, as `Mutex` does (a plain one sleeps at once, and 8 contexts
+/// saving at once managed about 13,000 saves/s with it against about 16,700/s adaptive). It
+/// is not `Mutex`, for two measured reasons:
 ///
 /// - **Cost.** `Synchronization.Mutex<Value>` wrapped in a generic type of this module and
 ///   used from another module calls `Mutex`'s generic metadata accessor on every `withLock`
@@ -36,7 +38,11 @@ package struct Locked<Value>: ~Copyable {
     @inlinable
     package init(_ initialValue: consuming sending Value) {
         mutex = .allocate(capacity: 1)
-        let status = pthread_mutex_init(mutex, nil)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+        let status = pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
         precondition(status == 0, "pthread_mutex_init failed: \(status)")
         value = .allocate(capacity: 1)
         value.initialize(to: initialValue)
