@@ -89,10 +89,7 @@ import StrataTestSupport
     @Test func aSaveReportsEveryInsertedID() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        var options = PersistentStore.Options()
-        options.storage.durability = .never
-        options.automaticCheckpointBytes = nil
-        let store = try PersistentStore.open(at: directory.path, schema: Self.schema, options: options)
+        let store = try PersistentStore.open(at: directory.path, schema: Self.schema, options: .unsyncedWithoutCheckpoints)
         defer { try? store.close() }
         let table = store.layoutIndex["Item"]!
         let observed = LockedBox<StoreChange?>(nil)

@@ -32,10 +32,7 @@ import StrataTestSupport
     @Test func pinnedVersionsNeverSeeLaterAppends() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        var options = PersistentStore.Options()
-        options.storage.durability = .never
-        options.automaticCheckpointBytes = nil
-        let store = try PersistentStore.open(at: directory.path, schema: Self.schema, options: options)
+        let store = try PersistentStore.open(at: directory.path, schema: Self.schema, options: .unsyncedWithoutCheckpoints)
         let table = store.layoutIndex["Item"]!
         let context = ObjectContext(store: store)
         var pinned: [(StoreVersion, [String])] = []
@@ -75,7 +72,7 @@ import StrataTestSupport
 
         // The same rows after a reopen (replay of the log).
         try store.close()
-        let reopened = try PersistentStore.open(at: directory.path, schema: Self.schema, options: options)
+        let reopened = try PersistentStore.open(at: directory.path, schema: Self.schema, options: .unsyncedWithoutCheckpoints)
         defer { try? reopened.close() }
         #expect(Self.contents(reopened.currentVersion, table) == Self.contents(store.currentVersion, table))
     }
