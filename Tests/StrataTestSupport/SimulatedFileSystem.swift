@@ -3,14 +3,25 @@ public import StrataStorage
 /// An in-memory ``FileSystem`` for crash and fault tests.
 ///
 /// It keeps, for every file, what the process sees and what would survive a power loss
-/// (the content at its last sync), and for the directory, which entries are durable. It can:
-/// - fail the Nth call with an `errno` (``injectFault(atCall:errno:)``), once;
-/// - make writes short (``shortWrites``);
-/// - freeze at a crash point (``crash(atCall:)``): that call and every later one fail with
-///   `EIO` and change nothing, as if the process died there;
-/// - produce the disk image after a power loss (``powerLossImage(seed:)``): every write not
-///   yet synced is dropped, torn, zero-filled or garbage-filled, and a random prefix of the
-///   directory operations not yet synced (creations, renames, removals) survives.
+/// (the content at its last sync), and for every directory, which entries are durable. Its
+/// power-loss model is POSIX's, as ALICE (OSDI'14) spells it out, not one file system's:
+/// - file data written since the file's last `fdatasync` may be dropped, torn, zero-filled
+///   or garbage-filled, write by write, independently;
+/// - directory operations (creations, renames, removals, `mkdir`) since the directory's last
+///   `fsync` persist in **any subset**, not only in order: a later rename can survive
+///   without an earlier one. Each operation is atomic (a rename leaves the old name or the
+///   new one);
+/// - a directory whose own `mkdir` was never synced into its parent disappears, with
+///   everything in it.
+///
+/// A process crash (``processCrashImage()``) keeps everything the process saw *and* what
+/// was still unsynced, so a later ``powerLossImage(seed:)`` of that image models a process
+/// crash followed by a power loss, with recovery and new appends in between.
+///
+/// It can also fail the Nth call with an `errno` (``injectFault(atCall:errno:)``), once;
+/// make writes short (``shortWrites``); and freeze at a crash point (``crash(atCall:)``):
+/// that call and every later one fail with `EIO` and change nothing, as if the process died
+/// there.
 public final class SimulatedFileSystem: FileSystem {
     enum PendingOp: Sendable {
         case write(offset: Int, bytes: [UInt8])
@@ -23,9 +34,12 @@ public final class SimulatedFileSystem: FileSystem {
         var pending: [PendingOp] = []
     }
 
+    /// One unsynced change to a directory; each persists or not as a whole.
     enum DirectoryOp: Sendable {
-        case link(String, Int)
-        case unlink(String)
+        case create(String, Int)
+        case rename(from: String, to: String, Int)
+        case unlink(String, Int)
+        case mkdir(String)
     }
 
     struct State: Sendable {
@@ -33,14 +47,20 @@ public final class SimulatedFileSystem: FileSystem {
         var nextInode = 1
         var entries: [String: Int] = [:]
         var durableEntries: [String: Int] = [:]
-        var pendingDirectoryOps: [DirectoryOp] = []
+        /// Unsynced operations, per parent directory, in the order they were made.
+        var pendingDirectoryOps: [String: [DirectoryOp]] = [:]
         var directories: Set<String> = []
+        var durableDirectories: Set<String> = []
         var calls = 0
         var crashAt: Int?
         var faults: [Int: Int32] = [:]
         var locks: Set<String> = []
         var shortWrites = false
         var random = SplitMix64(seed: 1)
+        /// Operations and their paths, for tests that look at the order of calls.
+        var trace: [String] = []
+        var tracing = false
+
     }
 
     let state: Locked<State>
@@ -65,34 +85,87 @@ public final class SimulatedFileSystem: FileSystem {
     /// Makes call number `n` and every later call fail with `EIO` without effect.
     public func crash(atCall n: Int) { state.withLock { $0.crashAt = n } }
 
-    /// The disk as a process restarted after a crash (no power loss) would see it.
+    /// Starts recording every call as `"operation path"` (see ``trace``).
+    public func startTracing() { state.withLock { $0.tracing = true; $0.trace = [] } }
+
+    /// The calls recorded since ``startTracing()``, in order.
+    public var trace: [String] { state.withLock { $0.trace } }
+
+    /// Whether a directory operation on `path` is still waiting for its directory's sync.
+    public func hasUnsyncedDirectoryEntry(_ path: String) -> Bool {
+        state.withLock { s in
+            s.pendingDirectoryOps.values.contains { ops in
+                ops.contains { op in
+                    switch op {
+                    case .create(let p, _), .unlink(let p, _), .mkdir(let p): return p == path
+                    case .rename(let from, let to, _): return from == path || to == path
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `path`'s data written so far has all been synced.
+    public func isDurable(_ path: String) -> Bool {
+        state.withLock { s in s.entries[path].map { s.inodes[$0]?.pending.isEmpty ?? true } ?? false }
+    }
+
+    /// The disk as a process restarted after a crash (no power loss) sees it: everything the
+    /// crashed process wrote is visible, and what it had not synced is still unsynced, so a
+    /// later ``powerLossImage(seed:)`` of this image can still lose it.
     public func processCrashImage() -> SimulatedFileSystem {
         state.withLock { s in
             var image = State()
-            image.directories = s.directories
-            image.entries = s.entries
-            image.durableEntries = s.entries
+            image.inodes = s.inodes
             image.nextInode = s.nextInode
-            for (id, inode) in s.inodes { image.inodes[id] = Inode(content: inode.content, durable: inode.content) }
+            image.entries = s.entries
+            image.durableEntries = s.durableEntries
+            image.pendingDirectoryOps = s.pendingDirectoryOps
+            image.directories = s.directories
+            image.durableDirectories = s.durableDirectories
             return SimulatedFileSystem(state: image)
         }
     }
 
-    /// The disk after a power loss, with unsynced data damaged as chosen by `seed`.
+    /// The disk after a power loss, with unsynced data damaged and unsynced directory
+    /// operations kept in a subset, as chosen by `seed`.
     public func powerLossImage(seed: UInt64) -> SimulatedFileSystem {
         state.withLock { s in
             var rng = SplitMix64(seed: seed)
             var image = State()
-            image.directories = s.directories
-            image.nextInode = s.nextInode
             var entries = s.durableEntries
-            let kept = s.pendingDirectoryOps.isEmpty ? 0 : Int(rng.next() % UInt64(s.pendingDirectoryOps.count + 1))
-            for op in s.pendingDirectoryOps.prefix(kept) {
-                switch op {
-                case .link(let path, let id): entries[path] = id
-                case .unlink(let path): entries[path] = nil
+            var directories = s.durableDirectories
+            // Every directory's unsynced operations: each one survives or not, independently
+            // (applied in their original order, so a surviving rename still finds its inode).
+            for parent in s.pendingDirectoryOps.keys.sorted() {
+                for op in s.pendingDirectoryOps[parent]! where rng.next() % 2 == 0 {
+                    switch op {
+                    case .create(let path, let id):
+                        entries[path] = id
+                    case .rename(let from, let to, let id):
+                        if entries[from] == id { entries[from] = nil }
+                        entries[to] = id
+                    case .unlink(let path, let id):
+                        if entries[path] == id { entries[path] = nil }
+                    case .mkdir(let path):
+                        directories.insert(path)
+                    }
                 }
             }
+            // A directory that did not survive takes its entries (and subdirectories) along.
+            func survives(_ path: String) -> Bool {
+                var parent = Self.parent(of: path)
+                while parent != "/" && !parent.isEmpty {
+                    if s.directories.contains(parent) && !directories.contains(parent) { return false }
+                    parent = Self.parent(of: parent)
+                }
+                return true
+            }
+            directories = directories.filter(survives)
+            entries = entries.filter { survives($0.key) }
+            image.directories = directories
+            image.durableDirectories = directories
+            image.nextInode = s.nextInode
             image.entries = entries
             image.durableEntries = entries
             for id in Set(entries.values) {
@@ -144,7 +217,7 @@ public final class SimulatedFileSystem: FileSystem {
             s.nextInode += 1
             s.inodes[id] = Inode()
             s.entries[path] = id
-            s.pendingDirectoryOps.append(.link(path, id))
+            s.pendingDirectoryOps[Self.parent(of: path), default: []].append(.create(path, id))
             return SimulatedFileHandle(fileSystem: self, inode: id, path: path)
         }
     }
@@ -153,12 +226,17 @@ public final class SimulatedFileSystem: FileSystem {
         try call("opendir", path) { s in
             guard s.directories.contains(path) else { throw SystemError(operation: "opendir", path: path, errno: 2) }
             let prefix = path + "/"
-            return s.entries.keys.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }.sorted()
+            return s.entries.keys.filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
+                .map { String($0.dropFirst(prefix.count)) }.sorted()
         }
     }
 
     public func createDirectory(_ path: String) throws {
-        try call("mkdir", path) { s in _ = s.directories.insert(path) }
+        try call("mkdir", path) { s in
+            guard !s.directories.contains(path) else { return }
+            s.directories.insert(path)
+            s.pendingDirectoryOps[Self.parent(of: path), default: []].append(.mkdir(path))
+        }
     }
 
     public func exists(_ path: String) -> Bool {
@@ -172,28 +250,30 @@ public final class SimulatedFileSystem: FileSystem {
             guard let id = s.entries[source] else { throw SystemError(operation: "rename", path: source, errno: 2) }
             s.entries[source] = nil
             s.entries[destination] = id
-            s.pendingDirectoryOps.append(.link(destination, id))
-            s.pendingDirectoryOps.append(.unlink(source))
+            s.pendingDirectoryOps[Self.parent(of: source), default: []].append(.rename(from: source, to: destination, id))
         }
     }
 
     public func remove(_ path: String) throws {
         try call("unlink", path) { s in
-            guard s.entries[path] != nil else { throw SystemError(operation: "unlink", path: path, errno: 2) }
+            guard let id = s.entries[path] else { throw SystemError(operation: "unlink", path: path, errno: 2) }
             s.entries[path] = nil
-            s.pendingDirectoryOps.append(.unlink(path))
+            s.pendingDirectoryOps[Self.parent(of: path), default: []].append(.unlink(path, id))
         }
     }
 
     public func syncDirectory(_ path: String) throws {
         try call("fsync", path) { s in
-            for op in s.pendingDirectoryOps {
+            for op in s.pendingDirectoryOps.removeValue(forKey: path) ?? [] {
                 switch op {
-                case .link(let p, let id): s.durableEntries[p] = id
-                case .unlink(let p): s.durableEntries[p] = nil
+                case .create(let p, let id): s.durableEntries[p] = id
+                case .rename(let from, let to, let id):
+                    if s.durableEntries[from] == id { s.durableEntries[from] = nil }
+                    s.durableEntries[to] = id
+                case .unlink(let p, let id): if s.durableEntries[p] == id { s.durableEntries[p] = nil }
+                case .mkdir(let p): s.durableDirectories.insert(p)
                 }
             }
-            s.pendingDirectoryOps.removeAll()
         }
     }
 
@@ -211,6 +291,7 @@ public final class SimulatedFileSystem: FileSystem {
     func call<T>(_ operation: String, _ path: String?, _ body: (inout State) throws -> T) throws -> T {
         try state.withLock { s in
             s.calls += 1
+            if s.tracing { s.trace.append("\(operation) \(path ?? "")") }
             if let crashAt = s.crashAt, s.calls >= crashAt {
                 throw SystemError(operation: operation, path: path, errno: 5) // EIO
             }
@@ -219,6 +300,11 @@ public final class SimulatedFileSystem: FileSystem {
             }
             return try body(&s)
         }
+    }
+
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     func releaseLock(_ path: String) { _ = state.withLock { $0.locks.remove(path) } }

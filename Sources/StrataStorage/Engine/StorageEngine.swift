@@ -253,7 +253,12 @@ public final class StorageEngine: @unchecked Sendable {
             guard options.createIfMissing && !options.readOnly else {
                 throw StorageError(.notAStore, "There is no store at \(directory). Check the path, or create the store first.", file: directory)
             }
-            try WriteAheadLog.wrap("Creating the store directory") { try fs.createDirectory(directory) }
+            try WriteAheadLog.wrap("Creating the store directory") {
+                try fs.createDirectory(directory)
+                // The new directory's entry lives in its parent: until the parent is synced, a
+                // power loss can take the whole store, acknowledged saves included.
+                try fs.syncDirectory(StoreFileNames.parent(of: directory))
+            }
             return
         }
         guard fs.isDirectory(directory) else {

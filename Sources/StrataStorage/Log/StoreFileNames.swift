@@ -20,6 +20,14 @@ public enum StoreFileNames {
     /// The LSN encoded in a snapshot name, or `nil` if `name` is not a snapshot.
     public static func snapshotLSN(_ name: String) -> UInt64? { parse(name, prefix: "snapshot-", suffix: ".snap") }
 
+    /// The directory that holds `path`: `"."` for a bare name, `"/"` for a top-level path.
+    static func parent(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    }
+
     static func padded(_ value: UInt64) -> String {
         let digits = String(value)
         return String(repeating: "0", count: max(0, 20 - digits.count)) + digits
