@@ -57,6 +57,7 @@ public final class SimulatedFileSystem: FileSystem {
         var locks: Set<String> = []
         var shortWrites = false
         var random = SplitMix64(seed: 1)
+        var damagedWriteSuffix: String?
         /// Operations and their paths, for tests that look at the order of calls.
         var trace: [String] = []
         var tracing = false
@@ -84,6 +85,10 @@ public final class SimulatedFileSystem: FileSystem {
 
     /// Makes call number `n` and every later call fail with `EIO` without effect.
     public func crash(atCall n: Int) { state.withLock { $0.crashAt = n } }
+
+    /// Flips one bit in every later write to a path ending with `suffix`, silently, as a
+    /// faulty disk or controller would (the write reports success).
+    public func damageWrites(toPathsEndingWith suffix: String) { state.withLock { $0.damagedWriteSuffix = suffix } }
 
     /// Starts recording every call as `"operation path"` (see ``trace``).
     public func startTracing() { state.withLock { $0.tracing = true; $0.trace = [] } }
@@ -350,7 +355,8 @@ final class SimulatedFileHandle: FileHandle {
         try fileSystem.call("pwrite", path) { s in
             var n = bytes.count
             if s.shortWrites && n > 1 { n = 1 + Int(s.random.next() % UInt64(n)) }
-            let piece = Array(bytes.prefix(n))
+            var piece = Array(bytes.prefix(n))
+            if let suffix = s.damagedWriteSuffix, path.hasSuffix(suffix), !piece.isEmpty { piece[piece.count / 2] ^= 0x04 }
             SimulatedFileSystem.apply(&s.inodes[inode, default: .init()].content, offset: Int(offset), bytes: piece)
             s.inodes[inode, default: .init()].pending.append(.write(offset: Int(offset), bytes: piece))
             return n

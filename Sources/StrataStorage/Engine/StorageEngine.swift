@@ -93,7 +93,7 @@ public final class StorageEngine: @unchecked Sendable {
                     report.removedFiles.append(name)
                 }
             }
-            let snapshot = try newestUsableSnapshot(names: names, directory: directory, fileSystem: fs, report: &report)
+            let snapshot = try newestUsableSnapshot(names: names, directory: directory, options: options, report: &report)
             report.snapshotFile = snapshot?.name
             report.snapshotLSN = snapshot?.lsn ?? 0
             let recovery = LogRecovery(fileSystem: fs, directory: directory, mode: options.recoveryMode,
@@ -214,7 +214,9 @@ public final class StorageEngine: @unchecked Sendable {
                 writer.abandon()
                 throw error
             }
-            try removeCoveredFiles()
+            // Trim only relative to the snapshot just written, and only once it reads back whole.
+            try verifyWrittenSnapshot(writer.finalName, lsn: lsn)
+            try removeCoveredFiles(by: lsn)
             return size
         } catch let error as StorageError where [.io, .diskFull].contains(error.code) {
             // Rule 5: after any write or sync error the store is read-only until reopened.
@@ -223,14 +225,32 @@ public final class StorageEngine: @unchecked Sendable {
         }
     }
 
-    /// Deletes snapshots beyond the retention count and the log segments no kept snapshot needs.
-    private func removeCoveredFiles() throws {
+    /// Reads back the snapshot a checkpoint just made durable: its header, footer and every
+    /// chunk's checksum. Nothing is trimmed on the strength of a snapshot that does not verify.
+    private func verifyWrittenSnapshot(_ name: String, lsn: UInt64) throws {
+        let reader = try SnapshotReader(fileSystem: fileSystem, directory: directory, name: name)
+        guard reader.lsn == lsn else {
+            throw StorageError(.corrupted, "The snapshot \(name) just written reads back as LSN \(reader.lsn), not \(lsn); the log was not trimmed.", file: "\(directory)/\(name)", offset: 0)
+        }
+        try reader.verifyChecksums()
+    }
+
+    /// Deletes what the snapshot at `lsn`, just written and verified, makes unnecessary:
+    /// older snapshots beyond the retention count, and the log segments that neither it nor
+    /// a kept older snapshot needs.
+    ///
+    /// Only snapshots at or below `lsn` are considered. A snapshot named with a higher LSN is
+    /// not part of this log's history (a stray copy, or a damaged snapshot left above the head
+    /// by point-in-time recovery); it decides nothing and is left where it is (recovery reports
+    /// it). The snapshot at `lsn` is never deleted.
+    private func removeCoveredFiles(by lsn: UInt64) throws {
         try WriteAheadLog.wrap("Trimming the store after a checkpoint") {
             let names = try fileSystem.contentsOfDirectory(directory)
-            let snapshots = names.compactMap { n in StoreFileNames.snapshotLSN(n).map { (n, $0) } }.sorted { $0.1 > $1.1 }
-            let kept = snapshots.prefix(max(1, options.snapshotsRetained))
-            guard let oldestKept = kept.last?.1 else { return }
-            for (name, _) in snapshots.dropFirst(kept.count) { try fileSystem.remove("\(directory)/\(name)") }
+            let older = names.compactMap { n in StoreFileNames.snapshotLSN(n).map { (n, $0) } }
+                .filter { $0.1 < lsn }.sorted { $0.1 > $1.1 }
+            let keptOlder = older.prefix(max(1, options.snapshotsRetained) - 1)
+            let oldestKept = keptOlder.last?.1 ?? lsn
+            for (name, _) in older.dropFirst(keptOlder.count) { try fileSystem.remove("\(directory)/\(name)") }
             let segments = names.compactMap { n in StoreFileNames.segmentLSN(n).map { (n, $0) } }.sorted { $0.1 < $1.1 }
             for (index, (name, _)) in segments.enumerated() where index + 1 < segments.count {
                 if segments[index + 1].1 <= oldestKept + 1 { try fileSystem.remove("\(directory)/\(name)") }
@@ -274,22 +294,46 @@ public final class StorageEngine: @unchecked Sendable {
         }
     }
 
-    private static func newestUsableSnapshot(names: [String], directory: String, fileSystem: any FileSystem,
+    /// The newest snapshot that verifies and belongs to this log.
+    ///
+    /// A snapshot whose LSN is beyond the start of the newest log segment cannot come from
+    /// this log's history: a checkpoint at *L* always creates `wal-<L+1>` (synced) before it
+    /// writes `snapshot-<L>`, and later segments only start higher. Such a snapshot is
+    /// either a stray (a copy from elsewhere, or one left above the head by point-in-time
+    /// recovery) or the segments after it are missing. A damaged one is skipped like any
+    /// damaged snapshot; a valid one fails a strict open with `corrupted` (guessing could
+    /// lose data either way), and point-in-time recovery moves it aside.
+    private static func newestUsableSnapshot(names: [String], directory: String, options: StorageOptions,
                                              report: inout RecoveryReport) throws -> SnapshotReader? {
+        let fileSystem = options.fileSystem
         let snapshots = names.compactMap { n in StoreFileNames.snapshotLSN(n).map { (n, $0) } }.sorted { $0.1 > $1.1 }
+        let newestSegment = names.compactMap(StoreFileNames.segmentLSN).max()
         var firstError: StorageError?
-        for (name, _) in snapshots {
+        for (name, nameLSN) in snapshots {
+            let reader: SnapshotReader
             do {
-                let reader = try SnapshotReader(fileSystem: fileSystem, directory: directory, name: name)
-                guard reader.lsn == StoreFileNames.snapshotLSN(name) else {
+                reader = try SnapshotReader(fileSystem: fileSystem, directory: directory, name: name)
+                guard reader.lsn == nameLSN else {
                     throw StorageError(.corrupted, "Snapshot \(name) holds the state at LSN \(reader.lsn), not at the LSN its name says.", file: "\(directory)/\(name)", offset: 0)
                 }
                 try reader.verifyChecksums()
-                return reader
             } catch let error as StorageError where error.code == .corrupted {
                 report.unusableSnapshots[name] = error.message
                 firstError = firstError ?? error
+                continue
             }
+            guard let newestSegment, nameLSN >= newestSegment else { return reader }
+            let reason = "it holds LSN \(nameLSN) but the newest log segment starts at LSN \(newestSegment)"
+            guard options.recoveryMode == .pointInTime, !options.readOnly else {
+                throw StorageError(.corrupted, "Snapshot \(name) is ahead of the log: \(reason). Either it does not belong to this store (move it out of the directory) or the log segments after it are missing (restore them from a backup); opening with point-in-time recovery moves it aside.", file: "\(directory)/\(name)", offset: 0, lastGoodLSN: newestSegment - 1)
+            }
+            let aside = "\(name).\(report.openedAt).quarantine"
+            try WriteAheadLog.wrap("Moving snapshot \(name) aside") {
+                try fileSystem.rename("\(directory)/\(name)", to: "\(directory)/\(aside)")
+                try fileSystem.syncDirectory(directory)
+            }
+            report.unusableSnapshots[name] = "ahead of the log: " + reason
+            report.quarantinedFiles.append(aside)
         }
         if let firstError {
             // No usable snapshot: the log alone must reach back to LSN 1, which recovery checks.
