@@ -131,6 +131,13 @@ struct LogRecovery {
     }
 
     /// Moves the bytes from `offset` on, and every later segment, aside; then cuts the file.
+    ///
+    /// Order matters at every step, because a power loss may keep any subset of unsynced
+    /// directory changes: the copy is synced, then the renames (newest segment first, so that
+    /// a process crash leaves the remaining segments contiguous) and the copy's name are made
+    /// durable by a directory sync, and only then is the damaged segment cut. A crash at any
+    /// point leaves the bytes in the segment, in the copy, or both, and a store that the next
+    /// point-in-time open recovers to the same prefix.
     private func quarantine(name: String, handle: any FileHandle, bytes: [UInt8], from offset: Int,
                             later: [String], report: inout RecoveryReport) throws {
         let aside = "\(name).\(offset).\(report.openedAt).quarantine"
@@ -138,17 +145,18 @@ struct LogRecovery {
         try file.writeAll(Array(bytes[offset...]), at: 0)
         try file.sync()
         report.quarantinedFiles.append(aside)
-        for segment in later {
+        for segment in later.reversed() {
             try fileSystem.rename(path(segment), to: path(segment + ".quarantine"))
             report.quarantinedFiles.append(segment + ".quarantine")
         }
+        try fileSystem.syncDirectory(directory)
         if offset < SegmentHeader.size {
             // Nothing usable is left in this segment, not even its header.
             try fileSystem.remove(path(name))
+            try fileSystem.syncDirectory(directory)
         } else {
             try handle.truncate(to: Int64(offset))
             try handle.sync()
         }
-        try fileSystem.syncDirectory(directory)
     }
 }
