@@ -47,11 +47,18 @@ import StrataTestSupport
 
     /// Checks that `fs` reopens (writable, strict) to a prefix of `outcome.attempted` that
     /// holds every acknowledged transaction, then that it accepts and keeps a new append.
-    static func checkRecovery(_ fs: SimulatedFileSystem, _ outcome: Outcome, context: String) {
+    ///
+    /// With `failedSavesAbsent`, the append that threw (the process lived to see the error)
+    /// must not be there either: the state is exactly the acknowledged transactions.
+    static func checkRecovery(_ fs: SimulatedFileSystem, _ outcome: Outcome, context: String,
+                              failedSavesAbsent: Bool = false) {
         do {
             let (engine, recovered) = try StorageEngine.open(at: LogFixture.directory, options: LogFixture.options(fs))
             let state = try PayloadListState.load(recovered)
             #expect(state.count >= outcome.acknowledged, "\(context): lost acknowledged transactions (\(state.count) < \(outcome.acknowledged))")
+            if failedSavesAbsent {
+                #expect(state.count == outcome.acknowledged, "\(context): a save that failed is in the store (\(state.count) > \(outcome.acknowledged))")
+            }
             #expect(Array(outcome.attempted.prefix(state.count)) == state, "\(context): state is not a prefix of the history")
             _ = try engine.append(kind: 1, payload: [0xAB])
             try engine.close()
@@ -103,8 +110,10 @@ import StrataTestSupport
             let outcome = Self.runWorkload(fs, seed: seed)
             // After the fault the engine refuses writes until reopened; the one-shot fault is
             // gone, so the same disk must now reopen with every acknowledged commit.
-            Self.checkRecovery(fs.processCrashImage(), outcome, context: "fault at call \(1 + (n * 7) % 150), seed \(seed)")
-            Self.checkRecovery(fs.powerLossImage(seed: seed), outcome, context: "fault then power loss, seed \(seed)")
+            Self.checkRecovery(fs.processCrashImage(), outcome, context: "fault at call \(1 + (n * 7) % 150), seed \(seed)", failedSavesAbsent: true)
+            Self.checkRecovery(fs.powerLossImage(seed: seed), outcome, context: "fault then power loss, seed \(seed)", failedSavesAbsent: true)
+            Self.checkRecovery(fs.processCrashImage().powerLossImage(seed: seed &+ 1), outcome,
+                               context: "fault, process crash, then power loss, seed \(seed)", failedSavesAbsent: true)
         }
     }
 

@@ -58,6 +58,7 @@ public final class SimulatedFileSystem: FileSystem {
         var shortWrites = false
         var random = SplitMix64(seed: 1)
         var damagedWriteSuffix: String?
+        var nextFault: (operation: String, pathPart: String, errno: Int32)?
         /// Operations and their paths, for tests that look at the order of calls.
         var trace: [String] = []
         var tracing = false
@@ -82,6 +83,13 @@ public final class SimulatedFileSystem: FileSystem {
 
     /// Makes call number `n` (counting from 1) fail with `errno` without effect.
     public func injectFault(atCall n: Int, errno: Int32) { state.withLock { $0.faults[n] = errno } }
+
+    /// Makes the next call of `operation` (`"open"`, `"pwrite"`, `"fdatasync"`, `"fsync"`,
+    /// `"rename"`, `"unlink"`, `"ftruncate"`, …) on a path containing `pathPart` fail with
+    /// `errno` without effect, once.
+    public func injectFault(atNext operation: String, pathContaining pathPart: String = "", errno: Int32) {
+        state.withLock { $0.nextFault = (operation, pathPart, errno) }
+    }
 
     /// Makes call number `n` and every later call fail with `EIO` without effect.
     public func crash(atCall n: Int) { state.withLock { $0.crashAt = n } }
@@ -302,6 +310,11 @@ public final class SimulatedFileSystem: FileSystem {
             }
             if let code = s.faults.removeValue(forKey: s.calls) {
                 throw SystemError(operation: operation, path: path, errno: code)
+            }
+            if let fault = s.nextFault, fault.operation == operation,
+               fault.pathPart.isEmpty || (path ?? "").contains(fault.pathPart) {
+                s.nextFault = nil
+                throw SystemError(operation: operation, path: path, errno: fault.errno)
             }
             return try body(&s)
         }

@@ -12,6 +12,8 @@ final class WriteAheadLog: @unchecked Sendable {
         var handle: any FileHandle
         var end: Int64
         var firstLSN: UInt64
+        /// The offset up to which the segment is known to be on stable storage.
+        var durableEnd: Int64
     }
 
     let fileSystem: any FileSystem
@@ -56,7 +58,7 @@ final class WriteAheadLog: @unchecked Sendable {
                 return file
             }
             segment = Segment(name: tail.name, handle: handle, end: tail.end,
-                              firstLSN: StoreFileNames.segmentLSN(tail.name) ?? lastLSN + 1)
+                              firstLSN: StoreFileNames.segmentLSN(tail.name) ?? lastLSN + 1, durableEnd: tail.end)
         } else {
             salt = UInt32.random(in: 1...UInt32.max)
             segment = try Self.createSegment(fileSystem: fileSystem, directory: directory,
@@ -109,8 +111,10 @@ final class WriteAheadLog: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let failure { throw failure }
+            // Durable first: a frame that reached stable storage before a later failure (a
+            // failed rotation, another batch's sync) is a successful save, and must say so.
             if isDone(lsn) { return }
+            if let failure { throw failure }
             if flushing {
                 condition.wait()
             } else {
@@ -140,16 +144,7 @@ final class WriteAheadLog: @unchecked Sendable {
         flushing = true
         let old = segment
         condition.unlock()
-        var result: Result<Segment, StorageError>
-        do {
-            try Self.wrap("Syncing log segment \(old.name)") { try old.handle.sync() }
-            result = .success(try Self.createSegment(fileSystem: fileSystem, directory: directory,
-                                                     firstLSN: last + 1, salt: salt))
-        } catch let error as StorageError {
-            result = .failure(error)
-        } catch {
-            result = .failure(StorageError(.io, "Rotating the log failed: \(error)"))
-        }
+        let result = syncAndStartSegment(after: old, firstLSN: last + 1)
         condition.lock()
         flushing = false
         condition.broadcast()
@@ -213,6 +208,7 @@ final class WriteAheadLog: @unchecked Sendable {
         let target = segment
         condition.unlock()
         var flushError: StorageError?
+        var written = false, synced = false
         do {
             // The pieces back to back: usually one; a large payload is written from its own
             // buffer instead of being copied into the batch.
@@ -221,13 +217,23 @@ final class WriteAheadLog: @unchecked Sendable {
                 try Self.wrap("Writing to log segment \(target.name)") { try target.handle.writeAll(piece, at: offset) }
                 offset += Int64(piece.count)
             }
+            written = true
             if forceSync {
                 try Self.wrap("Syncing log segment \(target.name)") { try target.handle.sync() }
+                synced = true
             }
         } catch let caught as StorageError {
             flushError = caught
         } catch {
             flushError = StorageError(.io, "Writing the log failed: \(error)")
+        }
+        if flushError != nil {
+            // A failed write leaves part of the batch in the file; a failed sync may have left
+            // any unsynced page unwritten while the page cache still shows it (Linux marks such
+            // pages clean). Cut the file back so that no frame of a failed save — nor, after a
+            // failed sync, any frame whose durability is now unknown — can reappear at the next
+            // open or be vouched for by the `syncedLSN` of frames written after it.
+            cutBack(target, to: written ? target.durableEnd : target.end)
         }
         condition.lock()
         flushing = false
@@ -239,11 +245,40 @@ final class WriteAheadLog: @unchecked Sendable {
         segment.end += Int64(batch.count)
         bytesSinceCheckpoint += Int64(batch.count)
         writtenLSN = last
-        if forceSync {
+        if synced {
             durableLSN = last
+            segment.durableEnd = segment.end
             lastSync = .now
         }
         if segment.end >= segmentSize { rotateLocked() }
+    }
+
+    /// Syncs the segment `old` and creates the next one, starting at `firstLSN` (called
+    /// without the lock, by the thread that set `flushing`). When the sync fails, `old` is cut
+    /// back to what was last known durable, as after a failed flush.
+    private func syncAndStartSegment(after old: Segment, firstLSN: UInt64) -> Result<Segment, StorageError> {
+        do {
+            do {
+                try Self.wrap("Syncing log segment \(old.name)") { try old.handle.sync() }
+            } catch {
+                cutBack(old, to: old.durableEnd)
+                throw error
+            }
+            return .success(try Self.createSegment(fileSystem: fileSystem, directory: directory,
+                                                   firstLSN: firstLSN, salt: salt))
+        } catch let error as StorageError {
+            return .failure(error)
+        } catch {
+            return .failure(StorageError(.io, "Rotating the log failed: \(error)"))
+        }
+    }
+
+    /// Truncates `target` back to `offset` and syncs the cut, after a failed write or sync
+    /// (called without the lock, by the flusher). Best effort: when the cut fails too, the
+    /// file cannot be repaired from here, and the engine is read-only anyway.
+    private func cutBack(_ target: Segment, to offset: Int64) {
+        try? target.handle.truncate(to: offset)
+        try? target.handle.sync()
     }
 
     /// Starts a new segment after the current one grew past the size limit (lock held,
@@ -253,15 +288,7 @@ final class WriteAheadLog: @unchecked Sendable {
         let old = segment
         let first = writtenLSN + 1
         condition.unlock()
-        var result: Result<Segment, StorageError>
-        do {
-            try Self.wrap("Syncing log segment \(old.name)") { try old.handle.sync() }
-            result = .success(try Self.createSegment(fileSystem: fileSystem, directory: directory, firstLSN: first, salt: salt))
-        } catch let error as StorageError {
-            result = .failure(error)
-        } catch {
-            result = .failure(StorageError(.io, "Rotating the log failed: \(error)"))
-        }
+        let result = syncAndStartSegment(after: old, firstLSN: first)
         condition.lock()
         flushing = false
         switch result {
@@ -306,7 +333,8 @@ final class WriteAheadLog: @unchecked Sendable {
             try handle.writeAll(header, at: 0)
             try handle.sync()
             try fileSystem.syncDirectory(directory)
-            return Segment(name: name, handle: handle, end: Int64(header.count), firstLSN: firstLSN)
+            return Segment(name: name, handle: handle, end: Int64(header.count), firstLSN: firstLSN,
+                           durableEnd: Int64(header.count))
         }
     }
 
