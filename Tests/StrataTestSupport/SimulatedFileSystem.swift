@@ -59,6 +59,7 @@ public final class SimulatedFileSystem: FileSystem {
         var random = SplitMix64(seed: 1)
         var damagedWriteSuffix: String?
         var nextFault: (operation: String, pathPart: String, errno: Int32)?
+        var hook: (operation: String, remaining: Int, action: @Sendable () -> Void)?
         /// Operations and their paths, for tests that look at the order of calls.
         var trace: [String] = []
         var tracing = false
@@ -89,6 +90,14 @@ public final class SimulatedFileSystem: FileSystem {
     /// `errno` without effect, once.
     public func injectFault(atNext operation: String, pathContaining pathPart: String = "", errno: Int32) {
         state.withLock { $0.nextFault = (operation, pathPart, errno) }
+    }
+
+    /// Runs `action` right after each of the next `times` calls of `operation` returns (outside
+    /// the file system's lock, so `action` may use this file system): a second thread's work
+    /// landing at exactly that moment, such as a writer's checkpoint between a reader's
+    /// listing of the directory and its reads.
+    public func afterNext(_ operation: String, times: Int = 1, perform action: @escaping @Sendable () -> Void) {
+        state.withLock { $0.hook = (operation, times, action) }
     }
 
     /// Makes call number `n` and every later call fail with `EIO` without effect.
@@ -302,6 +311,21 @@ public final class SimulatedFileSystem: FileSystem {
 
     /// Counts a call, applies crash points and faults, then runs `body` under the lock.
     func call<T>(_ operation: String, _ path: String?, _ body: (inout State) throws -> T) throws -> T {
+        let result = try callLocked(operation, path, body)
+        // The hook is taken out while its action runs, so calls the action makes do not fire it.
+        let hook = state.withLock { s -> (operation: String, remaining: Int, action: @Sendable () -> Void)? in
+            guard let hook = s.hook, hook.operation == operation else { return nil }
+            s.hook = nil
+            return hook
+        }
+        if let hook {
+            hook.action()
+            if hook.remaining > 1 { state.withLock { $0.hook = (operation, hook.remaining - 1, hook.action) } }
+        }
+        return result
+    }
+
+    private func callLocked<T>(_ operation: String, _ path: String?, _ body: (inout State) throws -> T) throws -> T {
         try state.withLock { s in
             s.calls += 1
             if s.tracing { s.trace.append("\(operation) \(path ?? "")") }

@@ -284,6 +284,12 @@ public final class StorageEngine: @unchecked Sendable {
         guard fs.isDirectory(directory) else {
             throw StorageError(.notAStore, "\(directory) is a file, not a store directory.", file: directory)
         }
+        if !options.readOnly {
+            // A process that crashed right after creating the directory never synced it into
+            // its parent; what this open appends must not depend on that entry surviving a
+            // power loss. Best effort: a parent that cannot be opened for reading is left as is.
+            try? fs.syncDirectory(StoreFileNames.parent(of: directory))
+        }
         let names = try WriteAheadLog.wrap("Listing the store") { try fs.contentsOfDirectory(directory) }
         let isStore = names.contains { StoreFileNames.segmentLSN($0) != nil || StoreFileNames.snapshotLSN($0) != nil || $0 == StoreFileNames.lock }
         if !isStore && !names.isEmpty {
