@@ -26,8 +26,12 @@ public final class StorageEngine: @unchecked Sendable {
     private let fileSystem: any FileSystem
     private let log: WriteAheadLog?
     private let writerLock: (any FileLock)?
-    private let stateLock = NSLock()
+    private let stateLock = NSCondition()
     private var checkpointRunning = false
+    /// Whether a checkpoint's snapshot is being written (``completeCheckpoint``): ``close()``
+    /// waits for it, so the writer lock is never released under a running checkpoint.
+    private var snapshotInProgress = false
+    private var closed = false
     private let recoveredLSN: UInt64
 
     /// The file that holds the report of the last writable open.
@@ -201,7 +205,20 @@ public final class StorageEngine: @unchecked Sendable {
     @discardableResult
     public func completeCheckpoint(lsn: UInt64, tables: [TableDescriptor], metadata: [UInt8],
                                    fill: (SnapshotWriter) throws -> Void) throws -> Int64 {
-        defer { stateLock.withLock { checkpointRunning = false } }
+        try stateLock.withLock {
+            if closed {
+                checkpointRunning = false
+                throw StorageError(.closed, "The store was closed before its checkpoint could write the snapshot; nothing was changed.")
+            }
+            snapshotInProgress = true
+        }
+        defer {
+            stateLock.withLock {
+                checkpointRunning = false
+                snapshotInProgress = false
+                stateLock.broadcast()
+            }
+        }
         do {
             let writer = try SnapshotWriter(fileSystem: fileSystem, directory: directory, lsn: lsn,
                                             tables: tables, metadata: metadata,
@@ -259,9 +276,18 @@ public final class StorageEngine: @unchecked Sendable {
         }
     }
 
-    /// Flushes and syncs the log and releases the writer lock.
+    /// Waits for a checkpoint that is writing its snapshot, flushes and syncs the log, and
+    /// releases the writer lock.
+    ///
+    /// A checkpoint that has not started writing its snapshot yet fails with `closed` instead
+    /// (and changes nothing), so the lock is never released while a checkpoint can still
+    /// create or delete files: another writer could otherwise open and remove its `.snap.tmp`.
     public func close() throws {
         defer { writerLock?.unlock() }
+        stateLock.withLock {
+            closed = true
+            while snapshotInProgress { stateLock.wait() }
+        }
         try log?.close()
     }
 
