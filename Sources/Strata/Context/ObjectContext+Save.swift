@@ -7,8 +7,18 @@ extension ObjectContext {
     /// resolved by ``mergePolicy``, then the transaction is committed. Nothing is written
     /// when any step fails.
     ///
-    /// - Throws: `StrataError` `.validation`, `.deleteDenied`, `.conflict`, `.readOnly`;
-    ///   `StorageError` when the log cannot be written (`diskFull`, `io`).
+    /// What the outcome promises (under the default `Durability.always`):
+    /// - **It returned:** the transaction is on stable storage and in every reopened store,
+    ///   even when the store fails right after (a failed segment rotation, another save's
+    ///   failed sync).
+    /// - **It threw:** the transaction is not in the store, and no crash — of the process,
+    ///   of the power, or both in a row — makes it appear later. Retrying it cannot save it
+    ///   twice. (The one exception: the log write or sync failed *and* cutting the failed
+    ///   frames back off failed too; see `docs/FORMAT.md`, section 8.)
+    ///
+    /// - Throws: `StrataError` `.validation`, `.deleteDenied`, `.conflict`; `StorageError`
+    ///   (`diskFull`, `io`) when this save's log write or sync fails; then `StrataError`
+    ///   `.readOnly` for every later save, since the store stays read-only until reopened.
     public func save() throws {
         guard isOnQueue else {
             throw StrataError(.misuse, "save() was called off the context's queue; call it inside perform { } or performAndWait { }.")

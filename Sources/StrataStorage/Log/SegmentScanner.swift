@@ -18,6 +18,10 @@ struct SegmentScan: Sendable {
     var durableFrameAfterDefect: Int?
     /// Whether any valid frame (whatever its `syncedLSN`) follows the defect.
     var anyValidFrameAfterDefect: Bool = false
+    /// Whether the bad frame is whole: its header decodes, carries the segment's salt and the
+    /// expected LSN, and all its declared bytes are in the file — only the checksum fails. A
+    /// half-written frame rarely looks like that; a damaged complete one does.
+    var defectFrameIsWhole: Bool = false
 
     /// The LSN of the last valid frame, or `nil` when there is none.
     var lastLSN: UInt64? { records.last?.lsn }
@@ -67,6 +71,10 @@ enum SegmentScanner {
                 break
             }
             scan.validEnd = offset
+            if scan.defect != nil, case .success(let bad) = FrameCodec.decodeHeader(raw, at: offset, end: bytes.count),
+               bad.salt == header.salt, bad.lsn == expected {
+                scan.defectFrameIsWhole = true
+            }
             if let defect = scan.defect {
                 searchAfterDefect(raw, from: defect.offset, badLSN: expected, salt: header.salt, scan: &scan)
             }

@@ -78,9 +78,11 @@ struct LogRecovery {
                                         bytesDiscarded: Int64(scan.fileSize - offset), lastGoodLSN: lastLSN)
                 if !readOnly {
                     try WriteAheadLog.wrap("Truncating the torn tail of \(name)") {
-                        if scan.anyValidFrameAfterDefect {
+                        if scan.anyValidFrameAfterDefect || scan.defectFrameIsWhole {
                             // Whole frames follow the damage (unsynced writes that landed out
-                            // of order): keep the cut bytes aside rather than delete them.
+                            // of order), or the bad frame itself is whole (more likely a
+                            // damaged frame than a torn one): keep the cut bytes aside rather
+                            // than delete them.
                             let aside = "\(name).\(offset).\(report.openedAt).quarantine"
                             let file = try fileSystem.open(path(aside), mode: .createNew)
                             try file.writeAll(Array(bytes[offset...]), at: 0)
