@@ -43,6 +43,15 @@ enum LogFixture {
         try engine.close()
     }
 
+    /// Forgets what the durable-LSN marker records, as if the frames a test is about to cut
+    /// had never been synced. A real torn write only hits frames that were never synced, which
+    /// the marker never covers; a test that cuts a synced log to play a torn write must say so,
+    /// or recovery rightly calls the cut damage to durable data.
+    static func forgetSyncs(_ fs: SimulatedFileSystem) throws {
+        try fs.remove("\(directory)/\(DurableMarker.fileName)")
+        try fs.syncDirectory(directory)
+    }
+
     static func segmentPaths(_ fs: SimulatedFileSystem) throws -> [String] {
         try fs.contentsOfDirectory(directory).filter { StoreFileNames.segmentLSN($0) != nil }.map { "\(directory)/\($0)" }
     }

@@ -29,6 +29,7 @@ import StrataTestSupport
         let path = try #require(try LogFixture.segmentPaths(fs).max { firstLSN($0) < firstLSN($1) })
         let bytes = try #require(fs.contents(of: path))
         fs.setContents(of: path, to: Array(bytes.dropLast(9)))
+        try LogFixture.forgetSyncs(fs)
         return (fs, Array(state.dropLast()))
     }
 

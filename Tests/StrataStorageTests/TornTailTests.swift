@@ -28,6 +28,7 @@ import StrataTestSupport
         for cut in stride(from: 32, through: bytes.count, by: step) {
             let fs = source.processCrashImage()
             fs.setContents(of: segment[0], to: Array(bytes[0..<cut]))
+            try LogFixture.forgetSyncs(fs)
             let (engine, state) = try StorageEngine.open(at: LogFixture.directory, options: LogFixture.options(fs))
             let whole = ends.prefix { $0 <= cut }.count
             #expect(state.records.map(\.payload) == Array(payloads.prefix(whole)), "cut at \(cut)")
@@ -66,6 +67,7 @@ import StrataTestSupport
         let bytes = fs.contents(of: path)!
         let torn = Array(bytes.dropLast(1))
         fs.setContents(of: path, to: torn)
+        try LogFixture.forgetSyncs(fs)
         let (engine, state) = try StorageEngine.open(at: LogFixture.directory, options: LogFixture.options(fs, readOnly: true))
         #expect(state.records.map(\.payload) == [[1]])
         #expect(state.report.tornTail != nil)

@@ -117,11 +117,16 @@ enum SegmentVerdict: Equatable {
     /// proves the damaged one had been synced.
     case corrupted(offset: Int, reason: String)
 
-    /// Applies the recovery rules of `docs/FORMAT.md` to a scan.
-    init(_ scan: SegmentScan, isNewest: Bool, hasAnyFrame: () -> Bool) {
+    /// Applies the recovery rules of `docs/FORMAT.md` to a scan. `durableLSN` is what the
+    /// durable-LSN marker says was on stable storage in this log generation, if it says anything.
+    init(_ scan: SegmentScan, isNewest: Bool, durableLSN: UInt64? = nil, hasAnyFrame: () -> Bool) {
         guard let defect = scan.defect else { self = .clean; return }
         if isNewest && scan.header == nil {
             self = hasAnyFrame() ? .corrupted(offset: 0, reason: defect.reason) : .tornCreation
+        } else if isNewest, let header = scan.header, let durableLSN,
+                  durableLSN >= (scan.records.last?.lsn ?? header.firstLSN - 1) + 1 {
+            let bad = (scan.records.last?.lsn ?? header.firstLSN - 1) + 1
+            self = .corrupted(offset: defect.offset, reason: defect.reason + ", in transaction \(bad), which the durable-LSN marker shows had been synced (up to LSN \(durableLSN))")
         } else if isNewest && scan.durableFrameAfterDefect == nil {
             self = .tornTail(offset: defect.offset)
         } else if isNewest {

@@ -35,6 +35,9 @@ final class WriteAheadLog: @unchecked Sendable {
     private var lastSync = ContinuousClock.now
     private var bytesSinceCheckpoint: Int64 = 0
     private var ticker: (any DispatchSourceTimer)?
+    /// The durable-LSN marker; written only by the thread that set `flushing` (or holds the
+    /// lock with no flush running), after a sync succeeded.
+    private let marker: DurableMarkerWriter
 
     /// Opens the log for appending after recovery. `tail` is the segment to continue in;
     /// without one, a new segment starting at `lastLSN + 1` is created with a new salt.
@@ -67,6 +70,10 @@ final class WriteAheadLog: @unchecked Sendable {
             salt = UInt32.random(in: 1...UInt32.max)
             segment = try Self.createSegment(fileSystem: fileSystem, directory: directory,
                                              firstLSN: lastLSN + 1, salt: salt)
+        }
+        let generation = salt
+        marker = try Self.wrap("Writing the durable-LSN marker") {
+            try DurableMarkerWriter(fileSystem: fileSystem, directory: directory, salt: generation, lsn: lastLSN)
         }
         if durability == .everySecond { startTicker() }
     }
@@ -177,6 +184,7 @@ final class WriteAheadLog: @unchecked Sendable {
         defer { condition.unlock() }
         while flushing { condition.wait() }
         if failure == nil && (!pending.isEmpty || durableLSN < writtenLSN) { flushLocked(forceSync: true) }
+        if failure == nil { try? marker.sync() }
         closed = true
         ticker?.cancel()
         ticker = nil
@@ -225,6 +233,8 @@ final class WriteAheadLog: @unchecked Sendable {
             if forceSync {
                 try Self.wrap("Syncing log segment \(target.name)") { try target.handle.sync() }
                 synced = true
+                // A hint for recovery, not synced here: a lost or torn marker only knows less.
+                try? marker.write(last)
             }
         } catch let caught as StorageError {
             flushError = caught
@@ -268,6 +278,8 @@ final class WriteAheadLog: @unchecked Sendable {
                 cutBack(old, to: old.durableEnd)
                 throw error
             }
+            try? marker.write(firstLSN - 1)
+            try? marker.sync()
             return .success(try Self.createSegment(fileSystem: fileSystem, directory: directory,
                                                    firstLSN: firstLSN, salt: salt))
         } catch let error as StorageError {

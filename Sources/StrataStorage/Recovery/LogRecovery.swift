@@ -31,6 +31,8 @@ struct LogRecovery {
             if index + 1 < ordered.count, ordered[index + 1].1 <= snapshotLSN + 1 { continue }
             relevant.append(entry)
         }
+        // Read before any segment: whatever it claims was synced before these reads began.
+        let marker = DurableMarker.read(fileSystem: fileSystem, directory: directory)
         var records: [LogRecord] = []
         var lastLSN = snapshotLSN
         var tail: (String, UInt32, Int64)?
@@ -59,7 +61,9 @@ struct LogRecovery {
                 records.append(record)
                 lastLSN = record.lsn
             }
-            let verdict = SegmentVerdict(scan, isNewest: isNewest, hasAnyFrame: { containsAnyFrame(bytes) })
+            let durableLSN = marker.flatMap { $0.salt == scan.header?.salt ? $0.lsn : nil }
+            let verdict = SegmentVerdict(scan, isNewest: isNewest, durableLSN: durableLSN,
+                                         hasAnyFrame: { containsAnyFrame(bytes) })
             switch verdict {
             case .clean:
                 if isNewest, let header = scan.header { tail = (name, header.salt, Int64(scan.validEnd)) }
@@ -101,6 +105,13 @@ struct LogRecovery {
                     throw StorageError.corrupted(file: path(name), offset: Int64(offset), lastGoodLSN: lastLSN, reason: reason)
                 }
                 try WriteAheadLog.wrap("Moving damaged log data aside") {
+                    if let marker, marker.lsn > lastLSN {
+                        // The log is about to end before what the marker says was synced:
+                        // lower the marker first (durably), or the transactions appended
+                        // from here on would be taken for damage at the next open.
+                        _ = try DurableMarkerWriter(fileSystem: fileSystem, directory: directory,
+                                                   salt: scan.header?.salt ?? marker.salt, lsn: lastLSN)
+                    }
                     try quarantine(name: name, handle: handle, bytes: bytes, from: offset,
                                    later: relevant[(index + 1)...].map(\.0), report: &report)
                 }
