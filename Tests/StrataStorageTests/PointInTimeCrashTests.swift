@@ -75,3 +75,44 @@ import StrataTestSupport
         print("point-in-time crashes: \(calls) crash points, \(images) disk images checked")
     }
 }
+
+extension PointInTimeCrashTests {
+    /// A torn tail with whole frames after the damage (unsynced writes that landed out of
+    /// order) is cut only after the bytes from the damage on are copied aside durably: a crash
+    /// at any call of that recovery, then a power loss, keeps them somewhere.
+    @Test func crashWhileCuttingATornTailKeepsTheCopiedBytes() throws {
+        let fs = SimulatedFileSystem()
+        let (engine, _) = try StorageEngine.open(at: LogFixture.directory, options: LogFixture.options(fs, durability: .never))
+        var rng = SplitMix64(seed: 23)
+        for _ in 0..<12 { _ = try engine.append(kind: 1, payload: (0..<250).map { _ in UInt8(truncatingIfNeeded: rng.next() % 5) }) }
+        // The process dies without syncing; the frames are in the page cache, unsynced.
+        let disk = fs.processCrashImage()
+        let path = try #require(try LogFixture.segmentPaths(disk).first)
+        var bytes = try #require(disk.contents(of: path))
+        var offset = SegmentHeader.size
+        for _ in 0..<5 {
+            bytes.withUnsafeBytes { raw in
+                if case .success(let h) = FrameCodec.decodeHeader(raw, at: offset, end: raw.count) { offset += h.frameLength }
+            }
+        }
+        bytes[offset + 70] ^= 0x01   // frame 6 lands damaged; frames 7…12 after it are whole
+        disk.setContents(of: path, to: bytes)
+        let kept = [Array(bytes[offset...])]
+        let probe = disk.processCrashImage()
+        let (clean, recovered) = try StorageEngine.open(at: LogFixture.directory, options: LogFixture.options(probe))
+        let calls = probe.callCount
+        try clean.close()
+        #expect(recovered.records.count == 5 && recovered.report.tornTail != nil)
+        #expect(recovered.report.quarantinedFiles.count == 1, "the fixture must make recovery copy the cut bytes")
+        for n in 1...calls {
+            let attempt = disk.processCrashImage()
+            attempt.crash(atCall: n)
+            _ = try? StorageEngine.open(at: LogFixture.directory, options: LogFixture.options(attempt))
+            let crashed = attempt.processCrashImage()
+            for seed in 0..<6 {
+                let image = crashed.powerLossImage(seed: UInt64(n * 100 + seed))
+                #expect(try Self.keepsEveryByte(image, kept), "crash at call \(n) of \(calls), power loss \(seed): the cut bytes are gone")
+            }
+        }
+    }
+}
