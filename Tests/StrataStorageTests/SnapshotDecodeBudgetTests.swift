@@ -150,13 +150,13 @@ import StrataTestSupport
     /// The writer never writes what its reader would refuse: past the budget, a chunk that
     /// compresses too well is stored raw, and the snapshot opens and decodes.
     @Test func writerStoresRawRatherThanExceedTheBudget() throws {
-        let budget = SnapshotDecodeBudget(allowance: 64 * 1024, perFileByte: 512)
+        let budget = SnapshotDecodeBudget(allowance: 16 * 1024, perFileByte: 512)
         let fs = SimulatedFileSystem()
         try fs.createDirectory(Self.directory)
         let writer = try SnapshotWriter(fileSystem: fs, directory: Self.directory, lsn: 9, tables: [Self.flags],
                                         metadata: [], createdAt: 0, budget: budget)
         let column = ColumnChunk(values: .bool([Bool](repeating: false, count: 100_000)))
-        for _ in 0..<4 { try writer.append(table: 0, columns: [column]) }
+        for _ in 0..<8 { try writer.append(table: 0, columns: [column]) }
         try writer.finish()
         let reader = try SnapshotReader(fileSystem: fs, directory: Self.directory, name: writer.finalName, budget: budget)
         #expect(reader.chunks.contains { $0.length - SnapshotLayout.chunkHeaderSize == $0.rawLength })
