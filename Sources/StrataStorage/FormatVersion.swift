@@ -18,4 +18,15 @@ public enum FormatLimits {
     public static let maximumChunkPayload = 1 << 28
     /// The largest snapshot footer index (64 MiB).
     public static let maximumFooterSize = 1 << 26
+    /// The largest expansion of an LZ4 block: `n` stored bytes never decompress to more
+    /// than `255 × n`. A frame or chunk that declares more is refused before anything is
+    /// allocated for it.
+    public static let maximumCompressionRatio = 255
+    /// Memory that decoding every chunk of a snapshot may take, per byte of the file (512,
+    /// twice what LZ4 alone can expand a byte to), on top of ``snapshotDecodeAllowance``.
+    /// A snapshot whose footer declares more is refused before any chunk is decoded; the
+    /// writer stores a chunk uncompressed rather than exceed it.
+    public static let snapshotDecodedBytesPerFileByte = 512
+    /// Memory that decoding every chunk of a snapshot may take whatever its size (64 MiB).
+    public static let snapshotDecodeAllowance = 1 << 26
 }

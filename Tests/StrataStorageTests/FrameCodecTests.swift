@@ -122,6 +122,43 @@ import StrataTestSupport
         #expect(Self.decode(patched(12, 299)).isFailure)
     }
 
+    /// Seals `stored` as a compressed frame that declares `rawLength`, checksum right.
+    static func compressedFrame(stored: [UInt8], rawLength: Int) -> [UInt8] {
+        let crc = stored.withUnsafeBytes { CRC32C.update(CRC32C.initial, $0) }
+        let prepared = PreparedPayload(stored: stored, isCompressed: true, rawLength: rawLength, runningChecksum: crc)
+        var frame: [UInt8] = []
+        FrameCodec.seal(prepared, kind: 1, lsn: 1, timestamp: 0, syncedLSN: 0, salt: 7, into: &frame)
+        return frame
+    }
+
+    /// A compressed frame may not declare more than 255 raw bytes per stored byte (LZ4's
+    /// limit): a 112-byte frame with a valid checksum that declares a 1 GiB payload is refused
+    /// by its header, before a decompression buffer is allocated for it.
+    @Test func refusesRawLengthsBeyondLZ4sReach() {
+        for (stored, raw) in [(64, FormatLimits.maximumFramePayload), (64, 64 * 255 + 1), (1, 256)] {
+            let frame = Self.compressedFrame(stored: [UInt8](repeating: 0x1F, count: stored), rawLength: raw)
+            let result = frame.withUnsafeBytes { FrameCodec.decodeHeader($0, at: 0, end: frame.count) }
+            guard case .failure(.badHeader) = result else { Issue.record("\(stored) → \(raw) accepted: \(result)"); continue }
+        }
+    }
+
+    /// The bound never refuses real LZ4: neither the compressor's output on zeros nor the
+    /// largest expansion the block format allows.
+    @Test func acceptsLZ4sLargestExpansion() throws {
+        let zeros = [UInt8](repeating: 0, count: 1 << 20)
+        let packed = try #require(LZ4.compress(zeros))
+        #expect(packed.count * FormatLimits.maximumCompressionRatio >= zeros.count)
+        let crafted = CraftedLZ4.block(prefix: [], rawLength: zeros.count)
+        #expect(crafted.count * 250 < zeros.count && crafted.count * 255 >= zeros.count)
+        for stored in [packed, crafted] {
+            guard case .success(let (_, payload)) = Self.decode(Self.compressedFrame(stored: stored, rawLength: zeros.count)) else {
+                Issue.record("valid LZ4 block of \(stored.count) bytes refused")
+                continue
+            }
+            #expect(payload == zeros)
+        }
+    }
+
     @Test func refusesOversizedPayloads() {
         #expect(throws: StorageError.self) {
             _ = try FrameCodec.prepare([UInt8](repeating: 0, count: FormatLimits.maximumFramePayload + 1))

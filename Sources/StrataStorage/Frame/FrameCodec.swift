@@ -121,7 +121,10 @@ public enum FrameCodec {
         let compressed = flags & FrameHeader.compressedFlag != 0
         guard raw <= FormatLimits.maximumFramePayload else { return .failure(.badHeader("payload length above limit")) }
         if compressed {
-            guard raw > 0, let bound = LZ4.compressBound(raw), stored > 0, stored <= bound else {
+            // `raw <= 255 × stored`: LZ4 cannot expand more, so a small frame cannot make
+            // the reader allocate up to `maximumFramePayload` for it.
+            guard raw > 0, let bound = LZ4.compressBound(raw), stored > 0, stored <= bound,
+                  raw <= FormatLimits.maximumCompressionRatio * stored else {
                 return .failure(.badHeader("compressed length impossible for declared size"))
             }
         } else {

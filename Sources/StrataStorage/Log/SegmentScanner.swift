@@ -22,6 +22,11 @@ struct SegmentScan: Sendable {
     /// expected LSN, and all its declared bytes are in the file — only the checksum fails. A
     /// half-written frame rarely looks like that; a damaged complete one does.
     var defectFrameIsWhole: Bool = false
+    /// Whether the search after the defect stopped at its work budget (``FrameSearchBudget``)
+    /// before it could rule out a frame with `syncedLSN` at or past the damaged one.
+    var searchCutShort: Bool = false
+    /// Bytes checksummed by the search after the defect (for tests).
+    var searchChecksummedBytes: Int = 0
 
     /// The LSN of the last valid frame, or `nil` when there is none.
     var lastLSN: UInt64? { records.last?.lsn }
@@ -84,15 +89,22 @@ enum SegmentScanner {
 
     /// Looks for valid frames after a defect at `from`, where the frame with `badLSN` should
     /// have been.
+    ///
+    /// - Complexity: O(n): at most ``FrameSearchBudget`` bytes are checksummed (a candidate's
+    ///   declared length can reach the end of the file from every byte); when that runs out,
+    ///   `searchCutShort` is set and the verdict is corruption, never a torn tail.
     private static func searchAfterDefect(_ raw: UnsafeRawBufferPointer, from: Int, badLSN: UInt64,
                                           salt: UInt32, scan: inout SegmentScan) {
         var position = from + 1
         let end = raw.count
+        var budget = FrameSearchBudget(searching: end - position)
+        defer { scan.searchChecksummedBytes = budget.checksummedBytes }
         while position + FrameHeader.size <= end {
             if raw.loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian == FrameHeader.magic,
                case .success(let header) = FrameCodec.decodeHeader(raw, at: position, end: end),
-               header.salt == salt, header.lsn >= badLSN,
-               FrameCodec.verifyChecksum(raw, at: position, header: header) {
+               header.salt == salt, header.lsn >= badLSN {
+                guard budget.spend(header) else { scan.searchCutShort = true; return }
+                guard FrameCodec.verifyChecksum(raw, at: position, header: header) else { position += 1; continue }
                 scan.anyValidFrameAfterDefect = true
                 if header.syncedLSN >= badLSN {
                     scan.durableFrameAfterDefect = position
@@ -101,6 +113,56 @@ enum SegmentScanner {
             }
             position += 1
         }
+    }
+
+    /// Whether a valid frame (any salt, any LSN) may be in `bytes` after where a segment
+    /// header would be: `true` when one is found, and also when the search runs out of its
+    /// budget first, since then one cannot be ruled out.
+    ///
+    /// - Complexity: O(n), as ``FrameSearchBudget`` bounds the bytes checksummed.
+    static func mayContainFrame(_ bytes: [UInt8], checksummedBytes: inout Int) -> Bool {
+        guard bytes.count >= SegmentHeader.size + FrameHeader.size else { return false }
+        var budget = FrameSearchBudget(searching: bytes.count - SegmentHeader.size)
+        defer { checksummedBytes = budget.checksummedBytes }
+        return bytes.withUnsafeBytes { raw in
+            for position in SegmentHeader.size...(raw.count - FrameHeader.size)
+            where raw.loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian == FrameHeader.magic {
+                if case .success(let header) = FrameCodec.decodeHeader(raw, at: position, end: raw.count) {
+                    guard budget.spend(header) else { return true }
+                    if FrameCodec.verifyChecksum(raw, at: position, header: header) { return true }
+                }
+            }
+            return false
+        }
+    }
+}
+
+/// The work a search for frames in damaged bytes may do: checksumming at most
+/// `4 × n + 64 KiB` bytes when searching `n` bytes.
+///
+/// Every byte can start a candidate frame whose declared length reaches the end of the
+/// file, so checking each candidate's checksum would take O(n²) on crafted input. Real
+/// candidates rarely overlap (a valid frame is checksummed once, a stray magic number in
+/// user data seldom has a plausible header), so honest logs stay far below the budget.
+struct FrameSearchBudget {
+    /// Bytes that may still be checksummed.
+    private var remaining: Int
+    /// Bytes checksummed so far.
+    private(set) var checksummedBytes = 0
+
+    /// A budget for searching `count` bytes.
+    init(searching count: Int) {
+        remaining = 4 * max(count, 0) + 64 * 1024
+    }
+
+    /// Takes the cost of verifying the checksum of the frame with `header` (its stored
+    /// payload and 44 header bytes); `false`, taking nothing, when that is more than is left.
+    mutating func spend(_ header: FrameHeader) -> Bool {
+        let cost = header.storedLength + 44
+        guard cost <= remaining else { return false }
+        remaining -= cost
+        checksummedBytes += cost
+        return true
     }
 }
 
@@ -127,8 +189,10 @@ enum SegmentVerdict: Equatable {
                   durableLSN >= (scan.records.last?.lsn ?? header.firstLSN - 1) + 1 {
             let bad = (scan.records.last?.lsn ?? header.firstLSN - 1) + 1
             self = .corrupted(offset: defect.offset, reason: defect.reason + ", in transaction \(bad), which the durable-LSN marker shows had been synced (up to LSN \(durableLSN))")
-        } else if isNewest && scan.durableFrameAfterDefect == nil {
+        } else if isNewest && scan.durableFrameAfterDefect == nil && !scan.searchCutShort {
             self = .tornTail(offset: defect.offset)
+        } else if isNewest && scan.durableFrameAfterDefect == nil {
+            self = .corrupted(offset: defect.offset, reason: defect.reason + ", followed by more candidate frames than the search after it checks, so frames written after it was synced cannot be ruled out")
         } else if isNewest {
             self = .corrupted(offset: defect.offset, reason: defect.reason + ", followed by frames written after it was synced")
         } else {

@@ -130,17 +130,11 @@ struct LogRecovery {
         catch let error as SystemError { throw error.asStorageError("Opening log segment \(name)") }
     }
 
-    /// Whether any frame magic number appears in `bytes` after where a header would be.
+    /// Whether a valid frame may appear in `bytes` after where a header would be (also when
+    /// the bounded search cannot rule one out).
     private func containsAnyFrame(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count >= SegmentHeader.size + FrameHeader.size else { return false }
-        return bytes.withUnsafeBytes { raw in
-            for position in SegmentHeader.size...(raw.count - FrameHeader.size)
-            where raw.loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian == FrameHeader.magic {
-                if case .success(let header) = FrameCodec.decodeHeader(raw, at: position, end: raw.count),
-                   FrameCodec.verifyChecksum(raw, at: position, header: header) { return true }
-            }
-            return false
-        }
+        var checksummed = 0
+        return SegmentScanner.mayContainFrame(bytes, checksummedBytes: &checksummed)
     }
 
     /// Moves the bytes from `offset` on, and every later segment, aside; then cuts the file.

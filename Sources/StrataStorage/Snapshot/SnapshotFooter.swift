@@ -38,7 +38,9 @@ enum SnapshotFooter {
     }
 
     /// Decodes the index; every count is bounded by the bytes left before anything is
-    /// allocated, and every chunk must lie inside `[dataStart, dataEnd)` without overlap.
+    /// allocated, every chunk must lie inside `[dataStart, dataEnd)` without overlap, and
+    /// each chunk's raw length must be within LZ4's reach of its stored length and large
+    /// enough for its row count.
     static func decode(_ bytes: [UInt8], dataStart: Int64, dataEnd: Int64) throws -> Decoded {
         var r = ByteReader(bytes)
         let metadata = Array(try r.readBytes(Int(try r.readUInt32())))
@@ -71,6 +73,14 @@ enum SnapshotFooter {
             guard offset == expectedOffset, length >= SnapshotLayout.chunkHeaderSize,
                   Int64(length) <= dataEnd - offset, rawLength <= FormatLimits.maximumChunkPayload else {
                 throw ColumnCodec.DecodeError("chunk at \(offset) has impossible bounds")
+            }
+            // Both checked before anything is allocated for the chunk: LZ4 cannot expand its
+            // stored bytes more than 255 times, and the row count must fit the raw bytes.
+            guard rawLength <= FormatLimits.maximumCompressionRatio * (length - SnapshotLayout.chunkHeaderSize) else {
+                throw ColumnCodec.DecodeError("chunk at \(offset) declares \(rawLength) raw bytes, more than its \(length - SnapshotLayout.chunkHeaderSize) stored bytes can hold")
+            }
+            guard SnapshotDecodeBudget.decodedSize(tables[table].columns, rows: rows, rawLength: rawLength) != nil else {
+                throw ColumnCodec.DecodeError("chunk at \(offset) declares \(rows) rows, more than its \(rawLength) raw bytes can hold")
             }
             expectedOffset = offset + Int64(length)
             var statistics: [ColumnStatistics] = []

@@ -1,7 +1,9 @@
 
 /// Reads a snapshot: its header and footer index at open, then any chunk on demand.
 ///
-/// Every length is bounded before allocation. A chunk read from the file is verified (magic,
+/// Every length is bounded before allocation, and the memory that decoding every chunk takes
+/// is bounded by the file's size (`docs/FORMAT.md`, section 5.6), checked from the footer
+/// before any chunk is decoded. A chunk read from the file is verified (magic,
 /// table, row count, checksum) before it is decompressed, and its decompressed size and
 /// column layout are checked each time it is decoded.
 public final class SnapshotReader: Sendable {
@@ -28,9 +30,15 @@ public final class SnapshotReader: Sendable {
 
     /// Opens `directory/name` and reads its header and footer.
     ///
-    /// - Throws: ``StorageError/Code/corrupted`` naming the offset of the first bad byte range;
+    /// - Throws: ``StorageError/Code/corrupted`` naming the offset of the first bad byte range
+    ///   (or of the first chunk past the memory budget of `docs/FORMAT.md` section 5.6);
     ///   ``StorageError/Code/unsupportedFormat`` for a newer major version.
-    public init(fileSystem: any FileSystem, directory: String, name: String) throws {
+    public convenience init(fileSystem: any FileSystem, directory: String, name: String) throws {
+        try self.init(fileSystem: fileSystem, directory: directory, name: name, budget: .standard)
+    }
+
+    /// Opens `directory/name` with the memory budget `budget` (tests use a small one).
+    init(fileSystem: any FileSystem, directory: String, name: String, budget: SnapshotDecodeBudget) throws {
         let path = "\(directory)/\(name)"
         func corrupt(_ offset: Int64, _ reason: String) -> StorageError {
             StorageError(.corrupted, "Snapshot \(name) is damaged (\(reason)) at byte \(offset). Strata will fall back to an older snapshot when one is kept; otherwise restore from a backup.", file: path, offset: offset)
@@ -74,6 +82,15 @@ public final class SnapshotReader: Sendable {
             decoded = try SnapshotFooter.decode(index, dataStart: Int64(SnapshotLayout.headerSize), dataEnd: indexOffset)
         } catch {
             throw corrupt(indexOffset, "footer: \(error)")
+        }
+        let limit = budget.limit(fileSize: size)
+        var decodedSize: Int64 = 0
+        for chunk in decoded.chunks {
+            // Never nil: the footer has checked every chunk's rows against its raw length.
+            decodedSize += Int64(SnapshotDecodeBudget.decodedSize(decoded.tables[chunk.table].columns, rows: chunk.rowCount, rawLength: chunk.rawLength) ?? 0)
+            guard decodedSize <= limit else {
+                throw corrupt(chunk.offset, "its chunks declare more rows than a file of \(size) bytes can hold: decoding them would take over \(decodedSize) bytes of memory, above the limit of \(limit)")
+            }
         }
         self.name = name
         self.path = path

@@ -26,13 +26,25 @@ public final class SnapshotWriter {
     private var offset: Int64 = 0
     private var chunks: [SnapshotChunkInfo] = []
     private var finished = false
+    /// What the snapshot's chunks may decode to (see ``SnapshotDecodeBudget``).
+    private let budget: SnapshotDecodeBudget
+    /// What the chunks appended so far decode to, by ``SnapshotDecodeBudget/decodedSize(_:rows:rawLength:)``.
+    private var decodedSize: Int64 = 0
 
     /// Starts a snapshot of `tables` at `lsn`. `metadata` is opaque bytes for the layer
     /// above (its schema, counters), stored in the footer.
     ///
     /// - Throws: ``StorageError`` when the temporary file cannot be created.
-    public init(fileSystem: any FileSystem, directory: String, lsn: UInt64,
-                tables: [TableDescriptor], metadata: [UInt8], createdAt: Int64) throws {
+    public convenience init(fileSystem: any FileSystem, directory: String, lsn: UInt64,
+                            tables: [TableDescriptor], metadata: [UInt8], createdAt: Int64) throws {
+        try self.init(fileSystem: fileSystem, directory: directory, lsn: lsn, tables: tables,
+                      metadata: metadata, createdAt: createdAt, budget: .standard)
+    }
+
+    /// Starts a snapshot that keeps within `budget` (tests use a small one).
+    init(fileSystem: any FileSystem, directory: String, lsn: UInt64, tables: [TableDescriptor],
+         metadata: [UInt8], createdAt: Int64, budget: SnapshotDecodeBudget) throws {
+        self.budget = budget
         self.fileSystem = fileSystem
         self.directory = directory
         self.lsn = lsn
@@ -74,10 +86,19 @@ public final class SnapshotWriter {
         }
         var stored = raw.bytes
         var flags: UInt8 = 0
+        // Never nil: the encoding holds every row.
+        let chunkDecodedSize = Int64(SnapshotDecodeBudget.decodedSize(tables[table].columns, rows: rows, rawLength: raw.count) ?? 0)
         if let packed = LZ4.compress(raw.bytes), packed.count < raw.count {
-            stored = packed
-            flags = SnapshotLayout.compressedFlag
+            // Readers refuse a snapshot that decodes to more than its budget. A raw chunk
+            // decodes to at most 8 bytes per byte, well inside it; so when a compressed one
+            // would not fit (tens of MiB of near-constant bitmaps), it is stored raw instead.
+            let end = offset + Int64(buffer.count + SnapshotLayout.chunkHeaderSize + packed.count)
+            if decodedSize + chunkDecodedSize <= budget.limit(fileSize: end) {
+                stored = packed
+                flags = SnapshotLayout.compressedFlag
+            }
         }
+        decodedSize += chunkDecodedSize
         var header = ByteWriter(capacity: SnapshotLayout.chunkHeaderSize)
         header.write(SnapshotLayout.chunkMagic)
         header.write(UInt32(table))
