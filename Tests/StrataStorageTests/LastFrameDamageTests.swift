@@ -85,3 +85,25 @@ import StrataTestSupport
         try writer.close()
     }
 }
+
+extension LastFrameDamageTests {
+    /// Issue 16: a cut inside the header or the first frame of the only segment used to look
+    /// like a store whose creation was interrupted, and a writable open deleted or rewrote
+    /// what was left. When the marker shows the segment held synced transactions, it is
+    /// damage: every open refuses it and nothing is written.
+    @Test(arguments: [10, 40, 60])
+    func cutAtTheStartOfASyncedSegmentIsDamageAndWritesNothing(keeping bytesKept: Int) throws {
+        let fs = SimulatedFileSystem()
+        try LogFixture.writeLog(fs, payloads: [[UInt8](repeating: 7, count: 90), [1], [2]])
+        let path = try LogFixture.segmentPaths(fs)[0]
+        let cut = Array(try #require(fs.contents(of: path)).prefix(bytesKept))
+        fs.setContents(of: path, to: cut)
+        let before = try fs.contentsOfDirectory(LogFixture.directory)
+        for options in [LogFixture.options(fs, readOnly: true), LogFixture.options(fs)] {
+            let error = #expect(throws: StorageError.self) { _ = try StorageEngine.open(at: LogFixture.directory, options: options) }
+            #expect(error?.code == .corrupted && error?.file == path)
+        }
+        #expect(try fs.contentsOfDirectory(LogFixture.directory) == before)
+        #expect(fs.contents(of: path) == cut)
+    }
+}

@@ -92,6 +92,10 @@ extension PersistentStore {
         if metadata == nil {
             if let appSchema { try checkSupported(appSchema) }
             guard let appSchema else {
+                let report = recovered.report
+                if report.tornTail != nil || report.removedFiles.contains(where: { StoreFileNames.segmentLSN($0) != nil }) {
+                    throw StorageError(.corrupted, "The store at \(directory) has no schema left: recovery cut its log before the first transaction (\(report.tornTail.map { "torn tail in \($0.file) at byte \($0.offset)" } ?? "a segment with an unreadable header")). Either its creation was interrupted before anything was saved, or it is damaged: restore it from a backup, or delete the directory if it was never used.", file: directory, lastGoodLSN: 0)
+                }
                 throw StrataError(.schemaMismatch, "The store at \(directory) is new and empty; creating a store needs a schema.")
             }
             let created = StoreMetadata(storeID: UUID(), schema: appSchema, nextPrimaryKeys: Array(repeating: 1, count: appSchema.entities.count))

@@ -184,7 +184,12 @@ enum SegmentVerdict: Equatable {
     init(_ scan: SegmentScan, isNewest: Bool, durableLSN: UInt64? = nil, hasAnyFrame: () -> Bool) {
         guard let defect = scan.defect else { self = .clean; return }
         if isNewest && scan.header == nil {
-            self = hasAnyFrame() ? .corrupted(offset: 0, reason: defect.reason) : .tornCreation
+            if let durableLSN, let first = StoreFileNames.segmentLSN(scan.name), durableLSN >= first {
+                // Not a segment whose creation was cut short: frames in it had been synced.
+                self = .corrupted(offset: 0, reason: defect.reason + ", in a segment whose transactions the durable-LSN marker shows had been synced (up to LSN \(durableLSN))")
+            } else {
+                self = hasAnyFrame() ? .corrupted(offset: 0, reason: defect.reason) : .tornCreation
+            }
         } else if isNewest, let header = scan.header, let durableLSN,
                   durableLSN >= (scan.records.last?.lsn ?? header.firstLSN - 1) + 1 {
             let bad = (scan.records.last?.lsn ?? header.firstLSN - 1) + 1

@@ -61,7 +61,9 @@ struct LogRecovery {
                 records.append(record)
                 lastLSN = record.lsn
             }
-            let durableLSN = marker.flatMap { $0.salt == scan.header?.salt ? $0.lsn : nil }
+            // A segment without a readable header cannot say its salt; the marker on disk is
+            // always the current generation's once an open has synced it.
+            let durableLSN = marker.flatMap { scan.header == nil || $0.salt == scan.header?.salt ? $0.lsn : nil }
             let verdict = SegmentVerdict(scan, isNewest: isNewest, durableLSN: durableLSN,
                                          hasAnyFrame: { containsAnyFrame(bytes) })
             switch verdict {
