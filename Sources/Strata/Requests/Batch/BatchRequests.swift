@@ -13,12 +13,32 @@ public struct BatchResult: Sendable, Hashable {
     /// Whether the request was applied (a request that matched nothing still succeeds).
     public var status: Bool
     /// The affected objects' IDs, when asked for (for a delete: every deleted object,
-    /// cascades included).
-    public var objectIDs: [ObjectID]?
+    /// cascades included), as the key ranges the request worked on: free to keep, count,
+    /// test and pass to ``ObjectContext/mergeChanges(updated:deleted:into:)`` whatever the
+    /// number of rows.
+    public var objectIDSet: ObjectIDSet?
+    /// The same IDs as an array, ascending (by entity name, then primary key), made when
+    /// read: for a million rows, 40 MB and tens of milliseconds that ``objectIDSet`` does
+    /// not cost.
+    public var objectIDs: [ObjectID]? {
+        get { objectIDSet.map { Array($0) } }
+        set { objectIDSet = newValue.map { ObjectIDSet($0) } }
+    }
     /// How many objects were affected, when asked for (cascades included for a delete).
     public var count: Int?
     /// The transaction's LSN (0 when nothing was written).
     public var lsn: UInt64
+
+    init(status: Bool, objectIDSet: ObjectIDSet?, count: Int?, lsn: UInt64) {
+        self.status = status
+        self.objectIDSet = objectIDSet
+        self.count = count
+        self.lsn = lsn
+    }
+
+    init(status: Bool, objectIDs: [ObjectID]?, count: Int?, lsn: UInt64) {
+        self.init(status: status, objectIDSet: objectIDs.map { ObjectIDSet($0) }, count: count, lsn: lsn)
+    }
 }
 
 /// A new value for one attribute of every matching row.
