@@ -12,8 +12,8 @@ extension PersistentStore {
         let entity = validationSchema.entity(named: layout.entity.name) ?? layout.entity
         let defaults = layout.properties.map { entity.attribute(named: $0.name)?.defaultValue ?? .null }
         var rows: [[AttributeValue]] = []
-        rows.reserveCapacity(request.objects.count)
-        for (index, object) in request.objects.enumerated() {
+        rows.reserveCapacity(request.count)
+        try request.forEachObject { index, object in
             var values = defaults
             for (key, value) in object {
                 guard let property = layout.propertyIndex[key] else {
