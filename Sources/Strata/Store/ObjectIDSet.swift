@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import StrataStorage
 
 /// A set of object IDs that costs next to nothing for a million rows: what batch requests,

@@ -158,34 +158,37 @@ extension ObjectContext {
     /// Fetches asynchronously from any task: the scan runs in the background, `progress`
     /// gets the updates, and cancelling the awaiting task cancels the fetch.
     ///
+    /// A cancellation is reported at once: the task resumes with `.cancelled` as soon as it
+    /// is cancelled (unless the fetch had already completed), while the background work
+    /// stops at its next check.
+    ///
     /// - Returns: the IDs of the results, in order (objects stay on their context's queue;
     ///   turn IDs into objects with ``object(with:)`` there).
     /// - Throws: request errors, or `.cancelled`.
     public func fetchObjectIDs(_ request: FetchRequest,
                                progress: (@Sendable (FetchProgress) -> Void)? = nil) async throws -> [ObjectID] {
-        let box = ResultBox()
+        let box = ResultBox(entityName: request.entityName)
         // Only IDs leave the scan: objects would be registered (and, without faults, loaded)
         // on the context's queue for nothing, and a count would have no IDs to return.
         var idsOnly = request
         idsOnly.resultType = .objectIDs
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[ObjectID], any Error>) in
-                let asynchronous = AsynchronousFetchRequest(fetchRequest: idsOnly) { result in
-                    if let ids = result.objectIDs { continuation.resume(returning: ids) }
-                    else { continuation.resume(throwing: result.operationError ?? StrataError(.cancelled, "The fetch was cancelled.")) }
-                }
-                asynchronous.progressHandler = progress
                 // A task cancelled before it got here would otherwise race the scan: a small
                 // fetch can finish before `box.set` passes the cancellation on.
-                guard !box.isCancelled else {
-                    continuation.resume(throwing: StrataError(.cancelled, "The fetch was cancelled before it started."))
+                guard box.wait(continuation) else {
+                    continuation.resume(throwing: StrataError(.cancelled, "The fetch of \(request.entityName) was cancelled before it started."))
                     return
                 }
+                let asynchronous = AsynchronousFetchRequest(fetchRequest: idsOnly) { result in
+                    if let ids = result.objectIDs { box.resume(.success(ids)) }
+                    else { box.resume(.failure(result.operationError ?? box.cancellation)) }
+                }
+                asynchronous.progressHandler = progress
                 do {
-                    let result = try execute(asynchronous)
-                    box.set(result)
+                    box.set(try execute(asynchronous))
                 } catch {
-                    continuation.resume(throwing: error)
+                    box.resume(.failure(error))
                 }
             }
         } onCancel: {
@@ -201,17 +204,64 @@ private struct UncheckedBox<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-/// Holds the running fetch so task cancellation can reach it, whichever comes first.
+/// Holds the running fetch and the awaiting task's continuation, so that task cancellation
+/// reaches the fetch whichever comes first, and the continuation is resumed exactly once:
+/// by the completion, or at once by a cancellation that wins against it.
 private final class ResultBox: Sendable {
-    private let state = Locked<(result: AsynchronousFetchResult?, cancelled: Bool)>((nil, false))
+    private struct State {
+        var result: AsynchronousFetchResult?
+        var cancelled = false
+        var continuation: CheckedContinuation<[ObjectID], any Error>?
+    }
+    private let state = Locked(State())
+    private let entityName: String
+
+    init(entityName: String) { self.entityName = entityName }
+
+    /// The error a cancelled fetch resumes with.
+    var cancellation: StrataError {
+        StrataError(.cancelled, "The asynchronous fetch of \(entityName) was cancelled; there is no partial result.", entity: entityName)
+    }
+
+    /// Keeps `continuation` for ``resume(_:)``; `false` when the task is already cancelled.
+    func wait(_ continuation: CheckedContinuation<[ObjectID], any Error>) -> Bool {
+        state.withLock { state in
+            guard !state.cancelled else { return false }
+            state.continuation = continuation
+            return true
+        }
+    }
+
+    /// The running fetch; cancelled at once when the task already is.
     func set(_ result: AsynchronousFetchResult) {
-        let cancelNow = state.withLock { s -> Bool in s.result = result; return s.cancelled }
-        if cancelNow { result.cancel() }
+        let cancelNow = state.withLock { state -> Bool in
+            state.result = result
+            return state.cancelled
+        }
+        if cancelNow { cancel(result) }
     }
+
+    /// The task was cancelled.
     func cancel() {
-        let result = state.withLock { s -> AsynchronousFetchResult? in s.cancelled = true; return s.result }
-        result?.cancel()
+        let (result, waiting) = state.withLock { state in
+            state.cancelled = true
+            return (state.result, state.continuation != nil)
+        }
+        if let result { cancel(result) } else if waiting { resume(.failure(cancellation)) }
     }
-    /// Whether the awaiting task was cancelled.
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    private func cancel(_ result: AsynchronousFetchResult) {
+        result.cancel()
+        // Lost against the completion: the IDs come through it.
+        if result.isCancelled { resume(.failure(cancellation)) }
+    }
+
+    /// Resumes the awaiting task, the first time only.
+    func resume(_ outcome: Result<[ObjectID], any Error>) {
+        let continuation = state.withLock { state in
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(with: outcome)
+    }
 }
