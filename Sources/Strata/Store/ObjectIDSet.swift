@@ -14,7 +14,7 @@ import StrataStorage
 /// var checkAll = BatchUpdateRequest(entityName: "TodoItem", propertiesToUpdate: ["done": .constant(true)])
 /// checkAll.resultType = .objectIDs
 /// let result = try store.execute(checkAll)
-/// ObjectContext.mergeChanges(updated: result.updatedIDs, into: [viewContext])
+/// ObjectContext.mergeChanges(updated: result.objectIDSet ?? [], into: [viewContext])
 /// ```
 ///
 /// Two sets are equal when they hold the same IDs, however they store them; hashing uses the
