@@ -2,7 +2,7 @@ import Foundation
 import StrataStorage
 
 /// A set of object IDs that costs next to nothing for a million rows: what batch requests,
-/// store changes and ``ObjectContext/mergeChanges(updated:deleted:into:)`` use.
+/// store changes and ``ObjectContext/mergeChanges(updated:deleted:into:)-(ObjectIDSet,ObjectIDSet,_)`` use.
 ///
 /// A batch request keeps the keys it touched as runs of consecutive primary keys per entity
 /// (a million keys of one entity are one run), and so does this set: counting, iterating

@@ -14,7 +14,7 @@ public struct BatchResult: Sendable, Hashable {
     public var status: Bool
     /// The affected objects' IDs, when asked for (for a delete: every deleted object,
     /// cascades included), as the key ranges the request worked on: free to keep, count,
-    /// test and pass to ``ObjectContext/mergeChanges(updated:deleted:into:)`` whatever the
+    /// test and pass to ``ObjectContext/mergeChanges(updated:deleted:into:)-(ObjectIDSet,ObjectIDSet,_)`` whatever the
     /// number of rows.
     public var objectIDSet: ObjectIDSet?
     /// The same IDs as an array, ascending (by entity name, then primary key), made when
