@@ -80,29 +80,24 @@ struct TodoApp {
             }
         }
 
-        // 4. "Check all": one batch update in the store, then the loaded objects refreshed.
+        // 4. "Check all": one batch update in the store, then merged into the context. The
+        // result's IDs are key ranges (an ObjectIDSet): nothing to convert for a million rows.
         var checkAll = BatchUpdateRequest(entityName: "TodoItem")
         checkAll.predicate = try ObjectPredicate(format: "done == NO")
         checkAll.propertiesToUpdate = ["done": .constant(true)]
         checkAll.resultType = .objectIDs
         let (checked, checkTime) = try Terminal.timed { try store.execute(checkAll) }
-        let updated = Set(checked.objectIDs ?? [])
+        let updated = checked.objectIDSet ?? []
         let (refreshed, refreshTime) = Terminal.timed {
-            context.performAndWait {
-                var refreshed = 0
-                for object in context.registeredObjects where updated.contains(object.objectID) {
-                    context.refresh(object, mergeChanges: false)
-                    refreshed += 1
-                }
-                return refreshed
-            }
+            ObjectContext.mergeChanges(updated: updated, into: [context])
+            return context.performAndWait { context.registeredObjects.count { updated.contains($0.objectID) } }
         }
         let (firstDone, doneCount) = try context.performAndWait {
             let done = FetchRequest(entityName: "TodoItem", predicate: try ObjectPredicate(format: "done == YES"))
             return (try fetch.finalResult?.first?.bool("done"), try context.count(for: done))
         }
         Terminal.out("Check all (batch update): \(Terminal.grouped(updated.count)) items marked done in "
-                     + "\(Terminal.ms(checkTime)), LSN \(checked.lsn); \(refreshed) loaded objects refreshed in "
+                     + "\(Terminal.ms(checkTime)), LSN \(checked.lsn); \(refreshed) loaded objects merged in "
                      + "\(Terminal.ms(refreshTime)); the first item now reads done = \(firstDone.map(String.init) ?? "-"); "
                      + "\(Terminal.grouped(doneCount)) items are done")
         if interruption.isInterrupted { try finish(exitCode: 130) }
@@ -204,11 +199,16 @@ struct TodoApp {
         let finished = DispatchSemaphore(value: 0)
         let firstUpdate = Mutex<Duration?>(nil)
         let printed = Mutex(-1)  // the quarter last printed (when stdout is not a terminal)
+        let lastFound = Mutex(0)  // records found, as the last update said
         let request = AsynchronousFetchRequest(fetchRequest: all) { _ in finished.signal() }
         request.progressHandler = { progress in
             firstUpdate.withLock { if $0 == nil { $0 = start.duration(to: clock.now) } }
+            lastFound.withLock { $0 = progress.found }
+            // The fraction is of the work (scan, sort, building the results), so the bar
+            // moves through the sort too.
+            let status = "Fetched \(Terminal.grouped(progress.found)) records (\(progress.phase), \(Int(progress.fraction * 100))%)"
             if Terminal.stdoutIsTTY {
-                Terminal.out("\rFetched \(Terminal.grouped(progress.found)) records", terminator: "")
+                Terminal.out("\r" + status + "   ", terminator: "")
             } else {
                 let quarter = Int(progress.fraction * 4)
                 let show = printed.withLock { last -> Bool in
@@ -216,7 +216,7 @@ struct TodoApp {
                     last = progress.isFinished ? 4 : quarter
                     return true
                 }
-                if show { Terminal.out("Fetched \(Terminal.grouped(progress.found)) records") }
+                if show { Terminal.out(status) }
             }
             if let limit = options.interruptAfter, progress.found >= limit, !progress.isFinished,
                !interruption.isInterrupted {
@@ -230,7 +230,7 @@ struct TodoApp {
         let elapsed = start.duration(to: clock.now)
         if Terminal.stdoutIsTTY { Terminal.out("") }
 
-        let found = result.progress.completedUnitCount
+        let found = lastFound.withLock { $0 }
         let first = firstUpdate.withLock { $0 }.map { "; first progress update after \(Terminal.ms($0))" } ?? ""
         return try context.performAndWait {
             if let error = result.operationError {

@@ -49,10 +49,12 @@ public struct StrataError: Error, Sendable, CustomStringConvertible {
         self.cause = cause
     }
 
-    /// `"<code>: <message>"`, followed by the cause when there is one.
+    /// `"<code>: <message>"`, followed by the cause when there is one and the message does
+    /// not already say it (a ``PredicateSyntaxError``'s position and caret lines are in the
+    /// message).
     public var description: String {
         var text = "\(code): \(message)"
-        if let cause { text += " (cause: \(cause))" }
+        if let cause, !(cause is PredicateSyntaxError) { text += " (cause: \(cause))" }
         return text
     }
 }

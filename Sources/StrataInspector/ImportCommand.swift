@@ -65,7 +65,7 @@ struct ImportCommand: ParsableCommand {
 }
 
 /// The formats `import` reads.
-enum ImportFormat: String, ExpressibleByArgument {
+enum ImportFormat: String, ExpressibleByArgument, CaseIterable {
     case jsonl, csv
 
     /// The rows of `text` and the line each starts on.

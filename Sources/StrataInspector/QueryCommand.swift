@@ -14,6 +14,7 @@ struct QueryCommand: ParsableCommand {
             Examples:
               strata query people.strata Person --where 'age >= 18' --sort age:desc,name --limit 10
               strata query people.strata Person --where 'name BEGINSWITH $p' --arg p=A --keys _pk,name --format json
+              strata query todo.strata TodoItem --where 'createdAt < $d' --arg d:date=2025-01-01T05:00:00Z
             """)
 
     @OptionGroup var target: EntityArguments
@@ -23,10 +24,12 @@ struct QueryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Sort keys, most significant first: key[:desc],…", valueName: "keys"))
     var sort: String?
 
-    @Option(help: "At most this many rows.")
+    // `.unconditional`: `--limit -3` reaches validate() (and its message) rather than being
+    // taken for an option, which left "Missing value for '--limit'".
+    @Option(parsing: .unconditional, help: "At most this many rows.")
     var limit: Int?
 
-    @Option(help: "Skip this many rows first.")
+    @Option(parsing: .unconditional, help: "Skip this many rows first.")
     var offset: Int?
 
     @Option(help: ArgumentHelp("The keys to print, in order (default: all; _pk is the primary key).", valueName: "a,b"))

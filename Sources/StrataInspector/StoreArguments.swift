@@ -38,8 +38,8 @@ struct FilterOptions: ParsableArguments {
     var predicateText: String?
 
     @Option(name: .customLong("arg"), help: ArgumentHelp(
-        "A value for a $variable of the predicate: name=value (repeatable). Numbers and true/false are typed; quote a string that looks like one: name='\"42\"'.",
-        valueName: "name=value"))
+        "A value for a $variable of the predicate: name=value, or name:type=value with type int, double, bool, string, date or uuid (repeatable). Untyped, numbers and true/false are typed and an ISO 8601 date-time (2025-01-01T05:00:00Z) is a date; quote a string that looks like one: name='\"42\"'.",
+        valueName: "name[:type]=value"))
     var arguments: [String] = []
 
     /// The parsed predicate with its variables substituted, or `nil` without `--where`.
@@ -56,8 +56,8 @@ struct FilterOptions: ParsableArguments {
             guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else {
                 throw InspectorFailure(.usage, "--arg '\(argument)' is not name=value.")
             }
-            let name = String(argument[..<equals]).trimmingPrefix("$")
-            variables[String(name)] = Self.typedValue(String(argument[argument.index(after: equals)...]))
+            let (name, value) = try Self.variable(String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+            variables[name] = value
         }
         let predicate = try ObjectPredicate(format: predicateText, arguments: [], variables: variables.isEmpty ? nil : variables)
         if let missing = predicate.variableNames.first {
@@ -71,8 +71,9 @@ struct FilterOptions: ParsableArguments {
         return predicate
     }
 
-    /// A `--arg` value: `nil`, true/false, an integer, a double, or else a string
-    /// (surrounding double or single quotes removed).
+    /// A `--arg` value: `nil`, true/false, an integer, a double, an ISO 8601 date-time
+    /// (`2025-01-01T05:00:00Z`, with a time and a zone), or else a string (surrounding double
+    /// or single quotes removed).
     static func typedValue(_ text: String) -> AttributeValue {
         if text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first {
             return .string(String(text.dropFirst().dropLast()))
@@ -85,6 +86,55 @@ struct FilterOptions: ParsableArguments {
         }
         if let int = Int64(text) { return .int(int) }
         if let double = Double(text) { return .double(double) }
+        if text.contains("T"), let date = isoDate(text) { return .date(date) }
         return .string(text)
+    }
+
+    /// The variable of `--arg NAME[:TYPE]=VALUE`.
+    ///
+    /// - Throws: a usage failure naming the valid types, or saying why the value is not of
+    ///   the type.
+    static func variable(_ left: String, _ text: String) throws -> (String, AttributeValue) {
+        let parts = left.split(separator: ":", maxSplits: 1).map(String.init)
+        let name = String(parts[0].trimmingPrefix("$"))
+        guard parts.count == 2 else { return (name, typedValue(text)) }
+        func bad(_ what: String) -> InspectorFailure {
+            InspectorFailure(.usage, "--arg \(left)=\(text): the value is not \(what).")
+        }
+        switch parts[1].lowercased() {
+        case "int", "integer":
+            guard let value = Int64(text) else { throw bad("an integer") }
+            return (name, .int(value))
+        case "double":
+            guard let value = Double(text) else { throw bad("a number") }
+            return (name, .double(value))
+        case "bool":
+            switch text.lowercased() {
+            case "true", "yes": return (name, .bool(true))
+            case "false", "no": return (name, .bool(false))
+            default: throw bad("true or false")
+            }
+        case "string": return (name, .string(text))
+        case "date":
+            if let date = isoDate(text) { return (name, .date(date)) }
+            if let seconds = Double(text) { return (name, .date(Date(timeIntervalSince1970: seconds))) }
+            throw bad("an ISO 8601 date (2025-01-01T05:00:00Z, or 2025-01-01 for midnight UTC) or seconds since 1970")
+        case "uuid":
+            guard let uuid = UUID(uuidString: text) else { throw bad("a UUID") }
+            return (name, .uuid(uuid))
+        default:
+            throw InspectorFailure(.usage, "--arg \(left)=…: '\(parts[1])' is not a type; use int, double, bool, string, date or uuid.")
+        }
+    }
+
+    /// `2025-01-01T05:00:00Z` (fractional seconds and offsets allowed) or `2025-01-01`
+    /// (midnight UTC).
+    static func isoDate(_ text: String) -> Date? {
+        let styles = [Date.ISO8601FormatStyle(), Date.ISO8601FormatStyle(includingFractionalSeconds: true),
+                      Date.ISO8601FormatStyle().year().month().day()]
+        for style in styles {
+            if let date = try? style.parse(text) { return date }
+        }
+        return nil
     }
 }

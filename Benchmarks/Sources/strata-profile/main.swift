@@ -133,10 +133,12 @@ func reopenedPersonStore(_ directory: String) throws -> PersistentStore {
     let store = try PersistentStore.open(at: directory, schema: personSchema, options: options)
     for start in stride(from: 0, to: count, by: 50_000) {
         let slice = min(50_000, count - start)
+        // Drawn first: the fill closure is @Sendable and runs inside the insert.
+        let ages = (0..<slice).map { _ in Int64(random(1000)) }
         _ = try store.execute(BatchInsertRequest(entityName: "Person", count: slice) { index, row in
             row["firstName"] = .string("First \((start + index) % 40)")
             row["lastName"] = .string("Last \((start + index) % 60)")
-            row["age"] = .int(Int64(random(1000)))
+            row["age"] = .int(ages[index])
         })
     }
     try store.checkpoint()

@@ -29,22 +29,41 @@ extension ObjectContext {
     /// Brings this context up to date with another context's save: updated objects are
     /// reloaded (keeping this context's unsaved changes on top), deleted ones are dropped.
     public func mergeChanges(from save: ContextDidSave) {
-        merge(updated: save.updated, deleted: save.deleted)
+        merge(updated: ObjectIDSet(save.updated), deleted: ObjectIDSet(save.deleted))
     }
 
     /// Brings this context up to date with any committed transaction (saves and batch
     /// requests alike).
     public func mergeChanges(from change: StoreChange) {
-        merge(updated: change.updated, deleted: change.deleted)
+        merge(updated: change.updatedIDs, deleted: change.deletedIDs)
     }
 
     /// Core Data's `mergeChanges(fromRemoteContextSave:into:)`: tells each context, on its
     /// queue, about objects changed outside it (by a batch request, for example).
-    public static func mergeChanges(updated: Set<ObjectID> = [], deleted: Set<ObjectID> = [],
+    ///
+    /// Pass a batch result's ``BatchResult/objectIDSet`` as it is: for a million rows it is a
+    /// few key ranges, and the merge looks up each context's registered objects in them (or
+    /// the ranges' keys in the context, whichever is fewer) without making an `ObjectID`.
+    ///
+    /// For example:
+    /// ```swift
+    /// let result = try store.execute(checkAll)      // resultType = .objectIDs
+    /// ObjectContext.mergeChanges(updated: result.objectIDSet ?? [], into: [viewContext])
+    /// ```
+    /// - Complexity: O(min(registered objects, IDs)) per context (and O(log runs) a lookup).
+    public static func mergeChanges(updated: ObjectIDSet = ObjectIDSet(), deleted: ObjectIDSet = ObjectIDSet(),
                                     into contexts: [ObjectContext]) {
         for context in contexts {
             context.performAndWait { context.merge(updated: updated, deleted: deleted) }
         }
+    }
+
+    /// The same, for IDs held in `Set`s (kept for callers of the first release; a batch
+    /// result's ``BatchResult/objectIDSet`` costs less).
+    @_disfavoredOverload
+    public static func mergeChanges(updated: Set<ObjectID> = [], deleted: Set<ObjectID> = [],
+                                    into contexts: [ObjectContext]) {
+        mergeChanges(updated: ObjectIDSet(updated), deleted: ObjectIDSet(deleted), into: contexts)
     }
 
     /// When `true`, every transaction committed by others (contexts or batch requests) is
@@ -104,15 +123,42 @@ extension ObjectContext {
         changed.removeAll()
     }
 
-    func merge(updated: Set<ObjectID>, deleted: Set<ObjectID>) {
-        for id in updated {
-            guard let object = registered(id), object.committed != nil else { continue }
+    func merge(updated: ObjectIDSet, deleted: ObjectIDSet) {
+        for object in registeredObjects(in: updated) where object.committed != nil {
             refresh(object, mergeChanges: true)
         }
-        for id in deleted {
-            guard let object = registered(id) else { continue }
-            forget(object)
+        for object in registeredObjects(in: deleted) { forget(object) }
+    }
+
+    /// The objects of `ids` registered in this context: for a set of key ranges, either each
+    /// key looked up in the registry or each registered object looked up in the ranges,
+    /// whichever is fewer; otherwise each ID looked up.
+    private func registeredObjects(in ids: ObjectIDSet) -> [ManagedObject] {
+        guard !ids.isEmpty else { return [] }
+        guard let (storeID, ranges) = ids.keyRanges, storeID == store.storeID else { return ids.compactMap(registered) }
+        var found: [ManagedObject] = []
+        let entities = ranges.compactMap { range in store.layoutIndex[range.entityName].map { ($0, range.keys) } }
+        if registry.count < ids.count {
+            registry.forEachSlot { key, slot in
+                // An object only the registry holds is a fresh fault: nothing to merge.
+                guard slot != nil, !isKnownUniquelyReferenced(&slot),
+                      let keys = entities.first(where: { $0.0 == key.entity })?.1, keys.contains(key.primaryKey),
+                      let object = slot else { return }
+                found.append(object)
+            }
+            return found
         }
+        for (entity, keys) in entities {
+            for run in keys.runs {
+                for key in run.first..<(run.first + run.count) {
+                    let object = registry.withSlot(RegistryKey(entity: entity, primaryKey: key), create: false) { slot in
+                        isKnownUniquelyReferenced(&slot) ? nil : slot
+                    }
+                    if let object { found.append(object) }
+                }
+            }
+        }
+        return found
     }
 
     private func forget(_ object: ManagedObject) {

@@ -10,8 +10,8 @@ extension Schema {
         let blocking = differences(from: stored).filter(\.requiresMigration)
         guard !blocking.isEmpty else { return }
         var message = "the store's schema differs from the application's in \(blocking.count) "
-            + (blocking.count == 1 ? "way" : "ways")
-            + " that need a migration (not supported yet); open the store with its own schema "
+            + (blocking.count == 1 ? "way that needs" : "ways that need")
+            + " a migration (not supported yet); open the store with its own schema "
             + "(`strata schema STORE --json` prints it) or create a new store:"
         for difference in blocking { message += "\n- \(difference)" }
         let entities = Set(blocking.map(\.entity))

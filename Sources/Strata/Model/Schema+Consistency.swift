@@ -17,7 +17,8 @@ extension Schema {
     /// The rules: entity names are unique; property names (attributes and relationships
     /// together) are unique within an entity; every name is an identifier (an ASCII letter or
     /// `_`, then letters, digits or `_`); each relationship's destination exists and its
-    /// inverse exists on the destination and points back (destination and inverse name);
+    /// inverse exists on the destination and points back (destination and inverse name), and
+    /// the two are not both to-many (this version cannot store a many-to-many relationship);
     /// each default value fits the attribute's type and passes its rules; each rule fits the
     /// attribute's type (ranges on numbers and dates with bounds of the attribute's kind,
     /// lengths on strings and binary data, patterns on strings and valid expressions) and
@@ -81,6 +82,12 @@ extension Schema {
         if inverse.destination != entity.name || inverse.inverse != relationship.name {
             return [problem("has the inverse \(destination.name).\(inverse.name), but that one points to "
                 + "\(inverse.destination).\(inverse.inverse); make it point to \(entity.name).\(relationship.name)")]
+        }
+        // Reported once, from the side that sorts first.
+        if relationship.isToMany, inverse.isToMany, (entity.name, relationship.name) <= (destination.name, inverse.name) {
+            return [problem("and its inverse \(destination.name).\(inverse.name) are both to-many: a many-to-many relationship, "
+                + "which this version of Strata cannot store; model it with an intermediate entity that has a to-one "
+                + "relationship to each side")]
         }
         return []
     }

@@ -14,7 +14,16 @@ extension PersistentStore {
         /// The defaults: durable saves, strict recovery, automatic checkpoints.
         public init() {}
 
+        /// Whether the store is opened read-only: no writer lock, no change to files (the
+        /// same as ``readOnly``, as a property: `options.isReadOnly = true`).
+        public var isReadOnly: Bool {
+            get { storage.readOnly }
+            set { storage.readOnly = newValue }
+        }
+
         /// Options for a read-only open (the inspector's): no writer lock, no change to files.
+        /// Pass it as `PersistentStore.open(at: path, options: .readOnly)`; to change other
+        /// options too, set ``isReadOnly`` on a value of your own.
         public static var readOnly: Options {
             var options = Options()
             options.storage.readOnly = true

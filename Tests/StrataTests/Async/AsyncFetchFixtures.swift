@@ -68,7 +68,9 @@ enum AsyncFixture {
         let (stream, continuation) = AsyncStream<Outcome>.makeStream()
         let request = AsynchronousFetchRequest(fetchRequest: fetch) { result in
             let registered = result.finalResult.map { objects in
-                objects.indices.allSatisfy { context.object(with: objects.objectIDs[$0]) === objects[$0] }
+                // `objectIDs` is made on each read: read it once.
+                let ids = objects.objectIDs
+                return objects.indices.allSatisfy { context.object(with: ids[$0]) === objects[$0] }
             } ?? false
             continuation.yield(Outcome(objectIDs: result.objectIDs, count: result.count, dictionaries: result.dictionaries,
                                        finalResultIDs: result.finalResult?.objectIDs, finalResultRegistered: registered,

@@ -50,13 +50,17 @@ enum SchemaGen {
             let i = Int.random(in: 0..<entities.count, using: &rng)
             let j = Int.random(in: 0..<entities.count, using: &rng)
             let forward = "r\(r)f", backward = "r\(r)b"
+            let forwardToMany = Bool.random(using: &rng)
             entities[i].relationships.append(Relationship(
                 name: forward, destination: entities[j].name, inverse: backward,
-                isToMany: Bool.random(using: &rng), isOptional: Bool.random(using: &rng),
+                isToMany: forwardToMany, isOptional: Bool.random(using: &rng),
                 deleteRule: DeleteRule.allCases.randomElement(using: &rng) ?? .nullify))
+            // Never both to-many: a schema refuses a many-to-many pair. The draw is made
+            // either way, so every seed keeps the rest of its schema.
+            let backwardToMany = Bool.random(using: &rng) && !forwardToMany
             entities[j].relationships.append(Relationship(
                 name: backward, destination: entities[i].name, inverse: forward,
-                isToMany: Bool.random(using: &rng), isOptional: Bool.random(using: &rng),
+                isToMany: backwardToMany, isOptional: Bool.random(using: &rng),
                 deleteRule: DeleteRule.allCases.randomElement(using: &rng) ?? .nullify))
         }
         return Schema(entities: entities)

@@ -34,11 +34,12 @@ struct SchemaBuilderTests {
                 Attribute("code", .string, optional: true).length(...3).length(1...).pattern("[A-Z]+")
                 Attribute("n", .int64, optional: true).validate("even") { $0 == .int(0) }
                 if withTags {
-                    Relationship("tags", to: "Tag", inverse: "notes", toMany: true)
+                    Relationship("tags", to: "Tag", inverse: "note", toMany: true)
                 }
             }
             if withTags {
-                Entity("Tag") { Relationship("notes", to: "Note", inverse: "tags", toMany: true) }
+                // To-one: a many-to-many pair is refused (to-many is stored as the inverse keys).
+                Entity("Tag") { Relationship("note", to: "Note", inverse: "tags") }
             } else {
                 Entity("Unused")
             }

@@ -24,8 +24,28 @@ struct SchemaConsistencyTests {
         try Schema(entities: []).validate()
         // A relationship may be its own inverse.
         try Schema(entities: [Entity(name: "P", relationships: [
-            Relationship(name: "friends", destination: "P", inverse: "friends", isToMany: true),
+            Relationship(name: "spouse", destination: "P", inverse: "spouse"),
         ])]).validate()
+    }
+
+    /// What `PersistentStore.open` cannot store, the schema refuses when it is built.
+    @Test func manyToManyIsRefusedOnceWithWhatToDo() throws {
+        let pair = problem([
+            Entity(name: "Student", relationships: [Relationship(name: "courses", destination: "Course", inverse: "students", isToMany: true)]),
+            Entity(name: "Course", relationships: [Relationship(name: "students", destination: "Student", inverse: "courses", isToMany: true)]),
+        ])
+        #expect(pair?.message == "invalid schema: relationship 'Course.students' and its inverse Student.courses are both to-many: a many-to-many relationship, which this version of Strata cannot store; model it with an intermediate entity that has a to-one relationship to each side")
+        #expect(pair?.entity == "Course" && pair?.key == "students")
+        let own = problem([Entity(name: "P", relationships: [
+            Relationship(name: "friends", destination: "P", inverse: "friends", isToMany: true),
+        ])])
+        #expect(own?.message.contains("relationship 'P.friends' and its inverse P.friends are both to-many") == true)
+        #expect(throws: StrataError.self) {
+            _ = try Schema {
+                Entity("Student") { Relationship("courses", to: "Course", inverse: "students", toMany: true) }
+                Entity("Course") { Relationship("students", to: "Student", inverse: "courses", toMany: true) }
+            }
+        }
     }
 
     @Test func duplicateEntityNames() {

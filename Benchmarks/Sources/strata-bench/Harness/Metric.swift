@@ -17,10 +17,12 @@ enum MetricUnit: String, Sendable, Codable {
     case rows
     /// One figure divided by another measured in the same run; printed as "0.95×".
     case ratio
+    /// A part of a whole, from 0 to 1; printed as a percentage ("98.5%"). Higher is better.
+    case share
 
     /// Whether a smaller figure is better (true for time and size, false for rates).
     var lowerIsBetter: Bool {
-        self != .perSecond && self != .bytesPerSecond
+        self != .perSecond && self != .bytesPerSecond && self != .share
     }
 
     /// `value` in a short human form, e.g. "12.3 ms", "45.6 MB", "3,210/s"; `compact` drops
@@ -48,6 +50,8 @@ enum MetricUnit: String, Sendable, Codable {
             return grouped(Int(value.rounded())) + " rows"
         case .ratio:
             return fixed(value, digits: 2) + "×"
+        case .share:
+            return fixed(value * 100, digits: 1) + "%"
         }
     }
 }

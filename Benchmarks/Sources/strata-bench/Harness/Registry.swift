@@ -26,8 +26,11 @@ enum Registry {
         SnapshotLoad.twoThreads,
         AsyncFetchResponsiveness.firstProgress,
         AsyncFetchResponsiveness.progressGap,
+        AsyncFetchResponsiveness.progressCoverage,
         AsyncFetchResponsiveness.cancellation,
         AsyncFetchResponsiveness.overSynchronous,
+        CheckAll.ids,
+        CheckAll.merge,
     ]
 
     /// The workload named `name`, if any.

@@ -24,9 +24,17 @@ public final class AsynchronousFetchRequest: @unchecked Sendable {
     public let fetchRequest: FetchRequest
     /// Called once, on the context's queue, when the fetch completes, fails or is cancelled.
     public let completion: @Sendable (AsynchronousFetchResult) -> Void
-    /// Called on a background queue with monotonic progress: after the first chunk, at
-    /// least every 16,384 rows, and once at the end with the result count. Set before executing.
+    /// Called with monotonic progress: on a background queue after the first chunk and then
+    /// at most ``maximumUnitsBetweenUpdates`` units of work apart, through the scan, the sort
+    /// and building the results; the last update (``FetchProgress/isFinished``) comes on the
+    /// context's queue just before the completion, and never after a cancellation. Set before
+    /// executing.
     public var progressHandler: (@Sendable (FetchProgress) -> Void)?
+
+    /// The most units of work (rows scanned, matches placed by a pass of the sort, results
+    /// built; see ``FetchProgress``) between two progress updates: 16,384. The fetch checks
+    /// for cancellation at least as often.
+    public static let maximumUnitsBetweenUpdates = 16_384
 
     /// Creates a request.
     public init(fetchRequest: FetchRequest, completion: @escaping @Sendable (AsynchronousFetchResult) -> Void) {

@@ -6,10 +6,12 @@ import StrataStorage
 ///
 /// `@unchecked Sendable`: the mutable outcome is written once, on the context's queue,
 /// before the completion handler runs, and read there; the progress updates go through
-/// a mutex-guarded continuation list.
+/// a mutex-guarded continuation list, and whether the fetch was cancelled or completed is
+/// decided once, under a lock.
 public final class AsynchronousFetchResult: @unchecked Sendable {
-    /// Foundation progress: `completedUnitCount` is the records found so far and
-    /// `totalUnitCount` the rows to scan. `cancel()` on it stops the fetch.
+    /// Foundation progress in units of work (see ``FetchProgress``): `fractionCompleted`
+    /// is the share of the work done, through the scan, the sort and building the results.
+    /// `cancel()` on it stops the fetch. (``FetchProgress/found`` has the records found.)
     public let progress: Progress
     /// The results, set on the context's queue when the fetch completes (`nil` when it was
     /// cancelled or failed). Read it on the context's queue.
@@ -33,15 +35,51 @@ public final class AsynchronousFetchResult: @unchecked Sendable {
     }
     let stream = Locked(StreamState())
 
+    /// How the fetch ended, decided once: a `cancel()` after completion changes nothing,
+    /// and a completion after `cancel()` does not happen.
+    enum Ending { case running, cancelled, completed }
+    private let ending = Locked(Ending.running)
+
     init(totalRows: Int) {
         progress = Progress(totalUnitCount: Int64(totalRows))
+        // `progress.cancel()` called directly cancels the fetch as `cancel()` does.
+        progress.cancellationHandler = { [weak self] in self?.markCancelled() }
     }
 
-    /// Stops the fetch within one chunk; the completion then gets `.cancelled`.
-    public func cancel() { progress.cancel() }
+    /// Stops the fetch: whatever it is doing (scanning, sorting, building the results or
+    /// waiting for the context's queue), it notices within
+    /// ``AsynchronousFetchRequest/maximumUnitsBetweenUpdates`` units of work, and the
+    /// completion then gets `.cancelled`. No progress update follows, and none claims the
+    /// fetch finished. Once the fetch has completed, `cancel()` does nothing.
+    public func cancel() {
+        if markCancelled() { progress.cancel() }
+    }
 
-    /// Whether the fetch was cancelled.
-    public var isCancelled: Bool { progress.isCancelled }
+    /// Records the cancellation unless the fetch already completed; returns whether it did.
+    @discardableResult
+    private func markCancelled() -> Bool {
+        ending.withLock { ending in
+            if ending == .running { ending = .cancelled }
+            return ending == .cancelled
+        }
+    }
+
+    /// Whether the fetch was cancelled (never true for a fetch that completed).
+    public var isCancelled: Bool {
+        // `progress.cancel()` may run its handler later; its flag is set at once.
+        if progress.isCancelled { return markCancelled() }
+        return ending.withLock { $0 == .cancelled }
+    }
+
+    /// Decides that the fetch completes, unless it was cancelled first; returns whether it
+    /// completes. After this, `cancel()` does nothing.
+    func claimCompletion() -> Bool {
+        if progress.isCancelled { markCancelled() }
+        return ending.withLock { ending in
+            if ending == .running { ending = .completed }
+            return ending == .completed
+        }
+    }
 
     /// Progress updates from now on (starting with the latest one, when there is one), as
     /// an asynchronous sequence that ends when the fetch completes, fails or is cancelled.
@@ -55,7 +93,7 @@ public final class AsynchronousFetchResult: @unchecked Sendable {
     }
 
     func report(_ update: FetchProgress, to handler: (@Sendable (FetchProgress) -> Void)?) {
-        progress.completedUnitCount = Int64(update.found)
+        progress.completedUnitCount = Int64(update.completedUnits)
         handler?(update)
         stream.withLock { state in
             state.last = update

@@ -5,109 +5,190 @@ extension ObjectContext {
     /// Starts an asynchronous fetch and returns its handle at once.
     ///
     /// The request is checked first (unknown entity or key, type mismatch, negative limit
-    /// throw here); the scan then runs on a background queue over the store version current
-    /// now. The completion runs on this context's queue.
+    /// throw here); the scan, the sort and building the results then run on a background
+    /// queue over the store version current now, and objects are registered on this
+    /// context's queue a slice at a time. Each step checks for cancellation and reports
+    /// progress (see ``FetchProgress``). The completion runs on this context's queue.
     ///
-    /// - Complexity: the scan is that of ``fetch(_:)``, off this context's queue.
+    /// - Complexity: that of ``fetch(_:)``, off this context's queue except for registering
+    ///   the objects of a request with no batch size.
     public func execute(_ request: AsynchronousFetchRequest) throws(StrataError) -> AsynchronousFetchResult {
         let plan = try FetchPlan(request.fetchRequest, store: store)
         let version = store.currentVersion
-        let result = AsynchronousFetchResult(totalRows: version.tables[plan.layout.index].rowCount)
-        let handler = request.progressHandler
+        let rows = version.tables[plan.layout.index].rowCount
+        let result = AsynchronousFetchResult(totalRows: rows)
+        // Records found so far, as they will count in the result: matches past the offset,
+        // capped by the limit. It only grows, and ends at the result count.
+        let offset = plan.request.fetchOffset, limit = plan.request.fetchLimit
+        @Sendable func found(_ matches: Int) -> Int {
+            let past = max(0, matches - offset)
+            return limit > 0 ? min(past, limit) : past
+        }
+        // Units per result to build: the IDs, keys or dictionaries in the background, and
+        // for objects with no batch size, registering them on the context's queue too.
+        let resultType = plan.request.resultType
+        let perResult = resultType == .count ? 0 : resultType == .objects && plan.request.fetchBatchSize == 0 ? 2 : 1
+        let meter = FetchMeter(result: result, handler: request.progressHandler, rows: rows, found: found) { matches in
+            plan.orderWork(count: matches) + found(matches) * perResult
+        }
         DispatchQueue.global(qos: .userInitiated).async { [self] in
-            var lastReport = -1
-            // Records found so far, as they will count in the result: matches past the offset,
-            // capped by the limit. It only grows, and ends at the result count.
-            let offset = plan.request.fetchOffset, limit = plan.request.fetchLimit
-            func found(_ matches: Int) -> Int {
-                let past = max(0, matches - offset)
-                return limit > 0 ? min(past, limit) : past
+            guard let items = plan.scan(version, onChunk: { meter.scanned($0.scanned, matches: $0.matches) }) else {
+                return deliverCancellation(result, request: request)
             }
-            let items = plan.scan(version) { progress in
-                if result.progress.isCancelled { return false }
-                // The first chunk, then at least every 16 Ki rows.
-                if lastReport < 0 || progress.scanned - lastReport >= 16_384 {
-                    lastReport = progress.scanned
-                    result.report(FetchProgress(found: found(progress.matches), scanned: progress.scanned,
-                                                total: progress.total, isFinished: false), to: handler)
-                }
-                return true
-            }
-            guard let items, !result.progress.isCancelled else {
-                self.deliverCancellation(result, request: request)
-                return
-            }
-            let ordered = plan.order(items, version: version)
-            let total = version.tables[plan.layout.index].rowCount
-            // Only Sendable values cross to the context's queue: IDs and dictionaries.
-            let entity = plan.layout.entity.name, storeID = self.store.storeID
-            let ids = ordered.map { ObjectID(storeID: storeID, entityName: entity, primaryKey: $0.primaryKey) }
-            let rows: [[String: AttributeValue]]? = plan.request.resultType != .dictionaries ? nil : ordered.map { item in
-                Dictionary(uniqueKeysWithValues: plan.properties.map { (plan.layout.properties[$0].name, plan.value(of: item, property: $0, version: version)) })
-            }
-            result.report(FetchProgress(found: ids.count, scanned: total, total: total, isFinished: true), to: handler)
-            self.schedule {
-                if result.progress.isCancelled {
-                    self.deliverCancellation(result, request: request)
-                    return
-                }
-                switch plan.request.resultType {
-                case .objects:
-                    let objects = FetchedResults(context: self, ids: ids, batchSize: plan.request.fetchBatchSize,
-                                                 loadValues: !plan.request.returnsObjectsAsFaults)
-                    result.complete(objects: objects, ids: ids, count: ids.count, dictionaries: nil)
-                case .objectIDs:
-                    result.complete(objects: nil, ids: ids, count: ids.count, dictionaries: nil)
+            let count = found(items.count)
+            meter.scanEnded(matches: items.count, resultCount: count, remaining: plan.orderWork(count: items.count) + count * perResult)
+            guard plan.sort.isEmpty || meter.enter(.sorting),
+                  let ordered = plan.order(items, version: version, step: meter.advance),
+                  meter.enter(.building),
+                  let built = build(ordered, plan: plan, version: version, meter: meter)
+            else { return deliverCancellation(result, request: request) }
+            schedule { [self] in
+                guard !meter.isCancelled else { return deliverCancellation(result, request: request) }
+                switch built {
+                case .objects(let keys, let places):
+                    let objects = FetchedResults(context: self, ids: .keys(keys, storeID: store.storeID, entityName: plan.layout.entity.name),
+                                                 batchSize: plan.request.fetchBatchSize, loadValues: !plan.request.returnsObjectsAsFaults,
+                                                 layoutIndex: plan.layout.index, places: places, materialize: false)
+                    materialize(objects, from: 0, meter: meter, result: result, request: request)
+                case .objectIDs(let ids):
+                    complete(result, request: request, meter: meter) { $0.complete(objects: nil, ids: ids, count: ids.count, dictionaries: nil) }
                 case .count:
-                    result.complete(objects: nil, ids: nil, count: ids.count, dictionaries: nil)
-                case .dictionaries:
-                    result.complete(objects: nil, ids: ids, count: ids.count, dictionaries: rows)
+                    complete(result, request: request, meter: meter) { $0.complete(objects: nil, ids: nil, count: count, dictionaries: nil) }
+                case .dictionaries(let ids, let rows):
+                    complete(result, request: request, meter: meter) { $0.complete(objects: nil, ids: ids, count: ids.count, dictionaries: rows) }
                 }
-                request.completion(result)
             }
         }
         return result
     }
 
+    /// What the background work hands to the context's queue: only `Sendable` values.
+    private enum BuiltResults: Sendable {
+        case objects(keys: [Int64], places: FetchPlaces)
+        case objectIDs([ObjectID])
+        case count
+        case dictionaries(ids: [ObjectID], rows: [[String: AttributeValue]])
+    }
+
+    /// Builds the results of `ordered` in steps of at most ``FetchMeter/maximumStep``,
+    /// or returns `nil` once cancelled.
+    private func build(_ ordered: [FetchItem], plan: FetchPlan, version: StoreVersion, meter: FetchMeter) -> BuiltResults? {
+        let step = FetchMeter.maximumStep
+        let entity = plan.layout.entity.name, storeID = store.storeID
+        switch plan.request.resultType {
+        case .count:
+            return .count
+        case .objects:
+            var keys: [Int64] = [], places: [FetchPlaces.Place] = []
+            keys.reserveCapacity(ordered.count)
+            places.reserveCapacity(ordered.count)
+            for start in stride(from: 0, to: ordered.count, by: step) {
+                for item in ordered[start..<min(start + step, ordered.count)] {
+                    keys.append(item.primaryKey)
+                    if case .row(_, let chunk, let row) = item {
+                        places.append(.init(chunk: UInt32(chunk), row: UInt32(row)))
+                    } else {
+                        places.append(.none)
+                    }
+                }
+                guard meter.advance(min(step, ordered.count - start)) else { return nil }
+            }
+            let table = version.tables[plan.layout.index]
+            return .objects(keys: keys, places: FetchPlaces(lsn: version.lsn, chunks: table.chunks,
+                                                            columns: plan.layout.columnAccess, places: places))
+        case .objectIDs, .dictionaries:
+            let wantsRows = plan.request.resultType == .dictionaries
+            var ids: [ObjectID] = [], rows: [[String: AttributeValue]] = []
+            ids.reserveCapacity(ordered.count)
+            if wantsRows { rows.reserveCapacity(ordered.count) }
+            for start in stride(from: 0, to: ordered.count, by: step) {
+                for item in ordered[start..<min(start + step, ordered.count)] {
+                    ids.append(ObjectID(storeID: storeID, entityName: entity, primaryKey: item.primaryKey))
+                    if wantsRows {
+                        rows.append(Dictionary(uniqueKeysWithValues: plan.properties.map {
+                            (plan.layout.properties[$0].name, plan.value(of: item, property: $0, version: version))
+                        }))
+                    }
+                }
+                guard meter.advance(min(step, ordered.count - start)) else { return nil }
+            }
+            return wantsRows ? .dictionaries(ids: ids, rows: rows) : .objectIDs(ids)
+        }
+    }
+
+    /// Registers the objects of `objects` from position `start` on, one step per turn of
+    /// the context's queue (other work on the queue runs in between), then completes.
+    private func materialize(_ objects: FetchedResults, from start: Int, meter: FetchMeter, result: AsynchronousFetchResult,
+                             request: AsynchronousFetchRequest) {
+        guard !objects.isMaterialized else {
+            return complete(result, request: request, meter: meter) { result in
+                result.complete(objects: objects, ids: objects.objectIDs, count: objects.count, dictionaries: nil)
+            }
+        }
+        let end = min(start + FetchMeter.maximumStep, objects.count)
+        objects.materialize(upTo: end)
+        guard meter.advance(end - start) else { return deliverCancellation(result, request: request) }
+        // `FetchedResults` is not `Sendable`, but it only ever runs on this queue.
+        let handOver = UncheckedBox(objects)
+        schedule { [self] in
+            guard !meter.isCancelled else { return deliverCancellation(result, request: request) }
+            materialize(handOver.value, from: end, meter: meter, result: result, request: request)
+        }
+    }
+
+    /// On the context's queue: completes the fetch unless it was cancelled first, with the
+    /// last progress update just before the completion handler.
+    private func complete(_ result: AsynchronousFetchResult, request: AsynchronousFetchRequest, meter: FetchMeter,
+                          fill: (AsynchronousFetchResult) -> Void) {
+        guard result.claimCompletion() else { return deliverCancellation(result, request: request) }
+        fill(result)
+        meter.finish()
+        request.completion(result)
+    }
+
     private func deliverCancellation(_ result: AsynchronousFetchResult, request: AsynchronousFetchRequest) {
-        schedule {
+        let deliver: @Sendable () -> Void = {
             result.fail(StrataError(.cancelled, "The asynchronous fetch of \(request.fetchRequest.entityName) was cancelled; there is no partial result.", entity: request.fetchRequest.entityName))
             result.finishStream()
             request.completion(result)
         }
+        if isOnQueue { deliver() } else { schedule(deliver) }
     }
 
     /// Fetches asynchronously from any task: the scan runs in the background, `progress`
     /// gets the updates, and cancelling the awaiting task cancels the fetch.
+    ///
+    /// A cancellation is reported at once: the task resumes with `.cancelled` as soon as it
+    /// is cancelled (unless the fetch had already completed), while the background work
+    /// stops at its next check.
     ///
     /// - Returns: the IDs of the results, in order (objects stay on their context's queue;
     ///   turn IDs into objects with ``object(with:)`` there).
     /// - Throws: request errors, or `.cancelled`.
     public func fetchObjectIDs(_ request: FetchRequest,
                                progress: (@Sendable (FetchProgress) -> Void)? = nil) async throws -> [ObjectID] {
-        let box = ResultBox()
+        let box = ResultBox(entityName: request.entityName)
         // Only IDs leave the scan: objects would be registered (and, without faults, loaded)
         // on the context's queue for nothing, and a count would have no IDs to return.
         var idsOnly = request
         idsOnly.resultType = .objectIDs
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[ObjectID], any Error>) in
-                let asynchronous = AsynchronousFetchRequest(fetchRequest: idsOnly) { result in
-                    if let ids = result.objectIDs { continuation.resume(returning: ids) }
-                    else { continuation.resume(throwing: result.operationError ?? StrataError(.cancelled, "The fetch was cancelled.")) }
-                }
-                asynchronous.progressHandler = progress
                 // A task cancelled before it got here would otherwise race the scan: a small
                 // fetch can finish before `box.set` passes the cancellation on.
-                guard !box.isCancelled else {
-                    continuation.resume(throwing: StrataError(.cancelled, "The fetch was cancelled before it started."))
+                guard box.wait(continuation) else {
+                    continuation.resume(throwing: StrataError(.cancelled, "The fetch of \(request.entityName) was cancelled before it started."))
                     return
                 }
+                let asynchronous = AsynchronousFetchRequest(fetchRequest: idsOnly) { result in
+                    if let ids = result.objectIDs { box.resume(.success(ids)) }
+                    else { box.resume(.failure(result.operationError ?? box.cancellation)) }
+                }
+                asynchronous.progressHandler = progress
                 do {
-                    let result = try execute(asynchronous)
-                    box.set(result)
+                    box.set(try execute(asynchronous))
                 } catch {
-                    continuation.resume(throwing: error)
+                    box.resume(.failure(error))
                 }
             }
         } onCancel: {
@@ -116,17 +197,71 @@ extension ObjectContext {
     }
 }
 
-/// Holds the running fetch so task cancellation can reach it, whichever comes first.
+/// Carries a value that is not `Sendable` to the queue it belongs to, where alone it is used.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    // `@unchecked Sendable`: the value is made on the context's queue and only used there.
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// Holds the running fetch and the awaiting task's continuation, so that task cancellation
+/// reaches the fetch whichever comes first, and the continuation is resumed exactly once:
+/// by the completion, or at once by a cancellation that wins against it.
 private final class ResultBox: Sendable {
-    private let state = Locked<(result: AsynchronousFetchResult?, cancelled: Bool)>((nil, false))
+    private struct State {
+        var result: AsynchronousFetchResult?
+        var cancelled = false
+        var continuation: CheckedContinuation<[ObjectID], any Error>?
+    }
+    private let state = Locked(State())
+    private let entityName: String
+
+    init(entityName: String) { self.entityName = entityName }
+
+    /// The error a cancelled fetch resumes with.
+    var cancellation: StrataError {
+        StrataError(.cancelled, "The asynchronous fetch of \(entityName) was cancelled; there is no partial result.", entity: entityName)
+    }
+
+    /// Keeps `continuation` for ``resume(_:)``; `false` when the task is already cancelled.
+    func wait(_ continuation: CheckedContinuation<[ObjectID], any Error>) -> Bool {
+        state.withLock { state in
+            guard !state.cancelled else { return false }
+            state.continuation = continuation
+            return true
+        }
+    }
+
+    /// The running fetch; cancelled at once when the task already is.
     func set(_ result: AsynchronousFetchResult) {
-        let cancelNow = state.withLock { s -> Bool in s.result = result; return s.cancelled }
-        if cancelNow { result.cancel() }
+        let cancelNow = state.withLock { state -> Bool in
+            state.result = result
+            return state.cancelled
+        }
+        if cancelNow { cancel(result) }
     }
+
+    /// The task was cancelled.
     func cancel() {
-        let result = state.withLock { s -> AsynchronousFetchResult? in s.cancelled = true; return s.result }
-        result?.cancel()
+        let (result, waiting) = state.withLock { state in
+            state.cancelled = true
+            return (state.result, state.continuation != nil)
+        }
+        if let result { cancel(result) } else if waiting { resume(.failure(cancellation)) }
     }
-    /// Whether the awaiting task was cancelled.
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    private func cancel(_ result: AsynchronousFetchResult) {
+        result.cancel()
+        // Lost against the completion: the IDs come through it.
+        if result.isCancelled { resume(.failure(cancellation)) }
+    }
+
+    /// Resumes the awaiting task, the first time only.
+    func resume(_ outcome: Result<[ObjectID], any Error>) {
+        let continuation = state.withLock { state in
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(with: outcome)
+    }
 }

@@ -13,12 +13,32 @@ public struct BatchResult: Sendable, Hashable {
     /// Whether the request was applied (a request that matched nothing still succeeds).
     public var status: Bool
     /// The affected objects' IDs, when asked for (for a delete: every deleted object,
-    /// cascades included).
-    public var objectIDs: [ObjectID]?
+    /// cascades included), as the key ranges the request worked on: free to keep, count,
+    /// test and pass to ``ObjectContext/mergeChanges(updated:deleted:into:)-(ObjectIDSet,ObjectIDSet,_)`` whatever the
+    /// number of rows.
+    public var objectIDSet: ObjectIDSet?
+    /// The same IDs as an array, ascending (by entity name, then primary key), made when
+    /// read: for a million rows, 40 MB and tens of milliseconds that ``objectIDSet`` does
+    /// not cost.
+    public var objectIDs: [ObjectID]? {
+        get { objectIDSet.map { Array($0) } }
+        set { objectIDSet = newValue.map { ObjectIDSet($0) } }
+    }
     /// How many objects were affected, when asked for (cascades included for a delete).
     public var count: Int?
     /// The transaction's LSN (0 when nothing was written).
     public var lsn: UInt64
+
+    init(status: Bool, objectIDSet: ObjectIDSet?, count: Int?, lsn: UInt64) {
+        self.status = status
+        self.objectIDSet = objectIDSet
+        self.count = count
+        self.lsn = lsn
+    }
+
+    init(status: Bool, objectIDs: [ObjectID]?, count: Int?, lsn: UInt64) {
+        self.init(status: status, objectIDSet: objectIDs.map { ObjectIDSet($0) }, count: count, lsn: lsn)
+    }
 }
 
 /// A new value for one attribute of every matching row.
@@ -92,32 +112,82 @@ public struct BatchDeleteRequest: Sendable, Hashable {
 
 /// Inserts many objects directly in the store: no context, no validation rules, full type
 /// checking, permanent IDs assigned (Core Data's `NSBatchInsertRequest`). Missing keys take
-/// the attribute's default value (or nil).
+/// the attribute's default value (or nil). A to-one relationship is given as its
+/// destination's primary key (`.int(primaryKey)`), which must exist; to-many relationships
+/// are set from their inverse to-one side.
 public struct BatchInsertRequest: Sendable {
+    /// Where the rows come from: a list, or a closure called once per row as the insert
+    /// reads it.
+    enum Rows: Sendable {
+        case list([[String: AttributeValue]])
+        case generated(count: Int, fill: @Sendable (Int, inout [String: AttributeValue]) -> Void)
+    }
+
     /// The entity to insert into.
     public var entityName: String
-    /// The rows, as attribute name → value (to-one relationships as `.int(primaryKey)`).
-    public var objects: [[String: AttributeValue]]
+    var rows: Rows
     /// What the result holds (default ``BatchResultType/statusOnly``).
     public var resultType: BatchResultType = .statusOnly
+
+    /// The rows, as attribute name → value (to-one relationships as `.int(primaryKey)`).
+    /// For a request made with ``init(entityName:count:fill:)``, reading this builds every
+    /// row; the insert itself does not.
+    public var objects: [[String: AttributeValue]] {
+        get {
+            switch rows {
+            case .list(let list): return list
+            case .generated(let count, let fill):
+                return (0..<count).map { index in
+                    var row: [String: AttributeValue] = [:]
+                    fill(index, &row)
+                    return row
+                }
+            }
+        }
+        set { rows = .list(newValue) }
+    }
+
+    /// How many rows the request inserts.
+    public var count: Int {
+        switch rows {
+        case .list(let list): return list.count
+        case .generated(let count, _): return count
+        }
+    }
 
     /// Inserts `objects` into `entityName`.
     public init(entityName: String, objects: [[String: AttributeValue]]) {
         self.entityName = entityName
-        self.objects = objects
+        rows = .list(objects)
     }
 
-    /// Inserts `count` rows filled one by one by `fill(index, &row)`, without building the
-    /// dictionaries up front.
-    public init(entityName: String, count: Int, fill: (Int, inout [String: AttributeValue]) -> Void) {
+    /// Inserts `count` rows filled one by one by `fill(index, &row)` when the request runs:
+    /// no dictionary is built up front, and the insert reuses one dictionary for every row
+    /// (`row` starts empty each time).
+    ///
+    /// For example:
+    /// ```swift
+    /// let insert = BatchInsertRequest(entityName: "TodoItem", count: 1_000_000) { i, row in
+    ///     row["name"] = .string("Item \(i)")
+    /// }
+    /// ```
+    public init(entityName: String, count: Int, fill: @escaping @Sendable (Int, inout [String: AttributeValue]) -> Void) {
         self.entityName = entityName
-        var rows: [[String: AttributeValue]] = []
-        rows.reserveCapacity(count)
-        for index in 0..<count {
+        rows = .generated(count: max(0, count), fill: fill)
+    }
+
+    /// Calls `body` with each row in order; a generated row lives only during its call.
+    func forEachObject(_ body: (Int, [String: AttributeValue]) throws -> Void) rethrows {
+        switch rows {
+        case .list(let list):
+            for (index, row) in list.enumerated() { try body(index, row) }
+        case .generated(let count, let fill):
             var row: [String: AttributeValue] = [:]
-            fill(index, &row)
-            rows.append(row)
+            for index in 0..<count {
+                row.removeAll(keepingCapacity: true)
+                fill(index, &row)
+                try body(index, row)
+            }
         }
-        objects = rows
     }
 }

@@ -60,6 +60,17 @@ struct KeyRanges: Sendable, Equatable {
 
     var count: Int { Int(runs.reduce(0) { $0 + $1.count }) }
 
+    /// Whether `key` is in one of the runs.
+    /// - Complexity: O(log runs).
+    func contains(_ key: Int64) -> Bool {
+        var low = 0, high = runs.count
+        while low < high {
+            let middle = (low + high) / 2
+            if runs[middle].first + runs[middle].count <= key { low = middle + 1 } else { high = middle }
+        }
+        return low < runs.count && runs[low].first <= key
+    }
+
     /// Every key, ascending.
     var keys: [Int64] {
         [Int64](unsafeUninitializedCapacity: count) { out, n in

@@ -10,7 +10,7 @@ extension PersistentStore {
         if let ids = request.objectIDs, ids.isEmpty {
             // An empty ID list names no entity; it deletes nothing, like a predicate that
             // matches nothing.
-            return BatchResult(status: true, objectIDs: request.resultType == .objectIDs ? [] : nil,
+            return BatchResult(status: true, objectIDSet: request.resultType == .objectIDs ? ObjectIDSet() : nil,
                                count: request.resultType == .count ? 0 : nil, lsn: 0)
         }
         let plan = try FetchPlan(FetchRequest(entityName: request.entityName, predicate: request.predicate), store: self)
@@ -41,13 +41,13 @@ extension PersistentStore {
                                     updated: objectIDSet(updated),
                                     deleted: objectIDSet(record.deletes.map { ($0.key, $0.value) }))
         }
-        var deletedIDs: [ObjectID]?
+        var deletedIDs: ObjectIDSet?
         if request.resultType == .objectIDs {
-            // Ordered as `ObjectID`s compare: by entity name, then primary key.
-            deletedIDs = deletedRecord.deletes.sorted { layouts[$0.key].entity.name < layouts[$1.key].entity.name }
-                .flatMap { objectIDs($0.value.keys, entity: $0.key) }
+            // Iterated as `ObjectID`s compare: by entity name, then primary key.
+            deletedIDs = objectIDSet(deletedRecord.deletes.sorted { layouts[$0.key].entity.name < layouts[$1.key].entity.name }
+                .map { ($0.key, $0.value) })
         }
-        return BatchResult(status: true, objectIDs: deletedIDs,
+        return BatchResult(status: true, objectIDSet: deletedIDs,
                            count: request.resultType == .count ? deletedRecord.deletes.values.reduce(0) { $0 + $1.count } : nil,
                            lsn: outcome?.0.lsn ?? 0)
     }

@@ -12,8 +12,8 @@ extension PersistentStore {
         let entity = validationSchema.entity(named: layout.entity.name) ?? layout.entity
         let defaults = layout.properties.map { entity.attribute(named: $0.name)?.defaultValue ?? .null }
         var rows: [[AttributeValue]] = []
-        rows.reserveCapacity(request.objects.count)
-        for (index, object) in request.objects.enumerated() {
+        rows.reserveCapacity(request.count)
+        try request.forEachObject { index, object in
             var values = defaults
             for (key, value) in object {
                 guard let property = layout.propertyIndex[key] else {
@@ -32,7 +32,7 @@ extension PersistentStore {
             }
             rows.append(values)
         }
-        var insertedKeys: [Int64] = []
+        var inserted = KeyRanges(sortedKeys: [])
         let outcome = try commitTransaction(kind: .batchInsert) { head, lsn, nextKeys in
             guard !rows.isEmpty else { return nil }
             for (p, property) in layout.properties.enumerated() {
@@ -49,11 +49,11 @@ extension PersistentStore {
                 inserts: rows.enumerated().map { Changeset.Insert(primaryKey: first + Int64($0.offset), values: $0.element) })
             var next = head
             try Self.apply(changes, to: &next, lsn: lsn, nextKeys: &nextKeys)
-            insertedKeys = (0..<Int64(rows.count)).map { first + $0 }
+            inserted = KeyRanges(first: first, count: Int64(rows.count))
             return BuiltTransaction(next: StoreVersion(lsn: lsn, tables: next.tables), payload: ChangesetCodec.encode(changes),
                                     inserted: objectIDSet([(layout.index, KeyRanges(first: first, count: Int64(rows.count)))]))
         }
-        return BatchResult(status: true, objectIDs: request.resultType == .objectIDs ? objectIDs(insertedKeys, entity: layout.index) : nil,
-                           count: request.resultType == .count ? insertedKeys.count : nil, lsn: outcome?.0.lsn ?? 0)
+        return BatchResult(status: true, objectIDSet: request.resultType == .objectIDs ? objectIDSet([(layout.index, inserted)]) : nil,
+                           count: request.resultType == .count ? inserted.count : nil, lsn: outcome?.0.lsn ?? 0)
     }
 }

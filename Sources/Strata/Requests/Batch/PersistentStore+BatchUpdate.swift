@@ -37,7 +37,7 @@ extension PersistentStore {
                                     updated: objectIDSet([(layout.index, ranges)]))
         }
         return BatchResult(status: true,
-                           objectIDs: request.resultType == .objectIDs ? objectIDs(matched.keys, entity: layout.index) : nil,
+                           objectIDSet: request.resultType == .objectIDs ? objectIDSet([(layout.index, matched)]) : nil,
                            count: request.resultType == .count ? matched.count : nil, lsn: outcome?.0.lsn ?? 0)
     }
 

@@ -6,36 +6,80 @@ extension FetchPlan {
     /// applies offset and limit.
     /// - Complexity: O(n log n).
     func order(_ items: [FetchItem], version: StoreVersion) -> [FetchItem] {
-        var ordered = items
+        // A step that never stops the sort: the result is never nil.
+        order(items, version: version) { _ in true } ?? []
+    }
+
+    /// The work of ordering `count` matches, in the units ``order(_:version:step:)`` reports:
+    /// one pass to read the sort keys, the sort's passes, one pass to gather the results.
+    func orderWork(count: Int) -> Int {
+        sort.isEmpty ? 0 : count * (2 + IndexMergeSort.passes(count: count))
+    }
+
+    /// Orders `items` as ``order(_:version:)`` does, telling `step` of the work done (in all
+    /// ``orderWork(count:)`` units, at most ``IndexMergeSort/stepLength`` at once) and
+    /// stopping with `nil` when it returns `false`.
+    /// - Complexity: O(n log n).
+    func order(_ items: [FetchItem], version: StoreVersion, step: (Int) -> Bool) -> [FetchItem]? {
+        let stride = IndexMergeSort.stepLength
+        var indexes: [Int]?
         if sort.isEmpty {
             // A scan yields rows in primary-key order already; only a context's pending
             // objects, appended after them, can be out of place.
-            if !Self.isInKeyOrder(items) { ordered.sort { $0.primaryKey < $1.primaryKey } }
-        } else if sort.count == 1, let fast = numericKeys(items, version: version) {
-            let ascending = sort[0].ascending
-            let indexes = fast.indices.sorted { a, b in
-                let (x, y) = (fast[a], fast[b])
-                if x != y { return ascending ? x < y : x > y }
-                return items[a].primaryKey < items[b].primaryKey
+            if !Self.isInKeyOrder(items) {
+                indexes = IndexMergeSort.sorted(count: items.count, by: { items[$0].primaryKey < items[$1].primaryKey }) { _ in true }
             }
-            ordered = indexes.map { items[$0] }
+        } else if sort.count == 1, let fast = numericKeys(items, version: version, step: step) {
+            guard let fast else { return nil }
+            let ascending = sort[0].ascending
+            indexes = fast.withUnsafeBufferPointer { fast in
+                IndexMergeSort.sorted(count: items.count, by: { a, b in
+                    let (x, y) = (fast[a], fast[b])
+                    if x != y { return ascending ? x < y : x > y }
+                    return items[a].primaryKey < items[b].primaryKey
+                }, step: step)
+            }
+            if indexes == nil { return nil }
         } else {
-            let keys = items.map { item in sort.map { value(of: item, property: $0.property, version: version) } }
-            let indexes = items.indices.sorted { a, b in
+            var keys: [[AttributeValue]] = []
+            keys.reserveCapacity(items.count)
+            for start in Swift.stride(from: 0, to: items.count, by: stride) {
+                for item in items[start..<min(start + stride, items.count)] {
+                    keys.append(sort.map { value(of: item, property: $0.property, version: version) })
+                }
+                if !step(min(stride, items.count - start)) { return nil }
+            }
+            indexes = IndexMergeSort.sorted(count: items.count, by: { a, b in
                 for (s, key) in sort.enumerated() {
                     let result = compare(keys[a][s], keys[b][s], caseInsensitive: key.caseInsensitive)
                     if result != .orderedSame { return key.ascending ? result == .orderedAscending : result == .orderedDescending }
                 }
                 return items[a].primaryKey < items[b].primaryKey
-            }
-            ordered = indexes.map { items[$0] }
+            }, step: step)
+            if indexes == nil { return nil }
         }
-        let start = min(request.fetchOffset, ordered.count)
-        var end = ordered.count
+        let count = items.count
+        let start = min(request.fetchOffset, count)
+        var end = count
         // `start + fetchLimit` would overflow for a limit near `Int.max`.
-        if request.fetchLimit > 0 { end = start + min(request.fetchLimit, ordered.count - start) }
-        if start == 0 && end == ordered.count { return ordered }
-        return Array(ordered[start..<end])
+        if request.fetchLimit > 0 { end = start + min(request.fetchLimit, count - start) }
+        guard let indexes else {
+            if start == 0 && end == count { return items }
+            return Array(items[start..<end])
+        }
+        var ordered: [FetchItem] = []
+        ordered.reserveCapacity(end - start)
+        for first in Swift.stride(from: start, to: end, by: stride) {
+            for index in indexes[first..<min(first + stride, end)] { ordered.append(items[index]) }
+            if !step(min(stride, end - first)) { return nil }
+        }
+        // The gather counts a pass over every match, whatever offset and limit keep.
+        var skipped = count - (end - start)
+        while skipped > 0 {
+            if !step(min(stride, skipped)) { return nil }
+            skipped -= stride
+        }
+        return ordered
     }
 
     /// Whether `items` are in ascending primary-key order.
@@ -50,15 +94,16 @@ extension FetchPlan {
     }
 
     /// For one numeric, date or bool sort key over store rows without nulls: the keys as
-    /// doubles (the fast path for sorting a million rows by a date).
-    private func numericKeys(_ items: [FetchItem], version: StoreVersion) -> [Double]? {
+    /// doubles (the fast path for sorting a million rows by a date), or `.some(nil)` when
+    /// `step` stopped the reading.
+    private func numericKeys(_ items: [FetchItem], version: StoreVersion, step: (Int) -> Bool) -> [Double]?? {
         let property = layout.properties[sort[0].property]
         guard let type = property.type, type.isNumeric || type == .date || type == .bool else { return nil }
         if type.isInteger { return nil } // Int64 keys do not all fit a double exactly.
         let chunks = version.tables[layout.index].chunks
         var keys: [Double] = []
         keys.reserveCapacity(items.count)
-        for item in items {
+        for (position, item) in items.enumerated() {
             guard case .row(_, let c, let r) = item else { return nil }
             let column = chunks[c].columns[property.column]
             if let validity = column.validity, !validity[r] { return nil }
@@ -67,7 +112,9 @@ extension FetchPlan {
             case .bool(let v): keys.append(v[r] ? 1 : 0)
             default: return nil
             }
+            if (position + 1) % IndexMergeSort.stepLength == 0 && !step(IndexMergeSort.stepLength) { return .some(nil) }
         }
+        if !step(items.count % IndexMergeSort.stepLength) { return .some(nil) }
         return keys
     }
 

@@ -119,15 +119,31 @@ public struct FetchedResults: RandomAccessCollection {
     }
 
     /// The same, with the IDs as ``IDs``.
-    init(context: ObjectContext, ids: IDs, batchSize: Int, loadValues: Bool, layoutIndex: Int?, places: FetchPlaces?) {
+    /// With `materialize: false` and no batch size, the objects are left for
+    /// ``materialize(upTo:)`` to make.
+    init(context: ObjectContext, ids: IDs, batchSize: Int, loadValues: Bool, layoutIndex: Int?, places: FetchPlaces?,
+         materialize: Bool = true) {
         self.ids = ids
         let objects = Objects(context: context, batchSize: batchSize, loadValues: loadValues, layoutIndex: layoutIndex,
                               places: places)
         self.objects = objects
-        if batchSize == 0 {
+        if batchSize == 0 && materialize {
             objects.all = (0..<ids.count).map { objects.object(at: $0, id: ids[$0]) }
         }
     }
+
+    /// For results made with `materialize: false` and no batch size: makes the objects up to
+    /// position `end` (an asynchronous fetch makes them a slice at a time on the context's
+    /// queue, checking for cancellation in between). They must all be made before use.
+    func materialize(upTo end: Int) {
+        let o = objects
+        guard o.batchSize == 0 else { return }
+        o.all.reserveCapacity(ids.count)
+        for position in o.all.count..<Swift.min(end, ids.count) { o.all.append(o.object(at: position, id: ids[position])) }
+    }
+
+    /// Whether the objects that ``materialize(upTo:)`` makes are all made.
+    var isMaterialized: Bool { objects.batchSize != 0 || objects.all.count == ids.count }
 
     /// The first index.
     public var startIndex: Int { 0 }

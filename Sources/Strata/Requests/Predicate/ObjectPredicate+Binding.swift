@@ -60,6 +60,16 @@ struct OperandInfo {
     var display: String
 
     var isNilConstant: Bool { kind == nil && !isList }
+    /// Whether the operand is a constant (its ``display`` then names its kind already).
+    var isConstant = false
+
+    /// How the operand reads with its type: "age (int64)", or "a string constant".
+    var described: String { isConstant || isList ? display : "\(display) (\(typeName))" }
+
+    /// "a" or "an", for `word`.
+    static func article(_ word: String) -> String {
+        word.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+    }
 
     static func kind(of type: AttributeType) -> Kind {
         switch type {
@@ -160,7 +170,7 @@ struct PredicateBinder {
 
         // Options need strings.
         if !c.options.isEmpty, l.kind != .string || (r.kind != .string && !(r.isList && op == .in)) {
-            throw mismatch(c, "[c] and [d] apply only to strings, and \(l.display) is \(l.typeName)")
+            throw mismatch(c, "[c] and [d] apply only to strings, and \(l.described) is not one")
         }
 
         try checkTypes(c, l, r)
@@ -193,7 +203,7 @@ struct PredicateBinder {
         let op = c.op
         func requireSame(_ a: OperandInfo, _ b: OperandInfo) throws(StrataError) {
             guard let ak = a.kind, let bk = b.kind, ak != bk else { return }
-            throw mismatch(c, "\(a.display) is \(a.typeName) and \(b.display) is \(b.typeName); they cannot be compared")
+            throw mismatch(c, "\(a.described) cannot be compared with \(b.described)")
         }
         switch op {
         case .equalTo, .notEqualTo:
@@ -211,13 +221,13 @@ struct PredicateBinder {
             }
             for side in [l, r] {
                 if let k = side.kind, k != .number, k != .string, k != .date {
-                    throw mismatch(c, "\(side.display) is \(side.typeName), which has no order")
+                    throw mismatch(c, "\(side.described) has no order")
                 }
             }
             try requireSame(l, r)
         case .beginsWith, .endsWith, .contains, .like, .matches:
             for side in [l, r] where side.kind != .string {
-                throw mismatch(c, "\(op.rawValue.uppercased()) compares strings, and \(side.display) is \(side.typeName)")
+                throw mismatch(c, "\(op.rawValue.uppercased()) compares strings, and \(side.described) is not one")
             }
         case .in:
             guard r.isList || r.isMultiple else {
@@ -234,7 +244,8 @@ struct PredicateBinder {
         case .constant(let v):
             let kind = OperandInfo.kind(of: v)
             return (.constant(v), OperandInfo(kind: kind, typeName: v.kindName, canBeNil: v.isNull,
-                                               display: v.isNull ? "NIL" : "a \(v.kindName) constant"))
+                                               display: v.isNull ? "NIL" : "\(OperandInfo.article(v.kindName)) \(v.kindName) constant",
+                                               isConstant: true))
         case .variable(let name):
             throw StrataError(.predicateArgument,
                               "The predicate still contains the variable $\(name); call substituting(_:) before binding it.",
@@ -349,7 +360,8 @@ struct PredicateBinder {
         } else if !entity.propertyNames.isEmpty {
             message += "; its keys are \(entity.propertyNames.joined(separator: ", "))"
         }
-        return StrataError(.unknownKey, message + ".", entity: entity.name, key: key)
+        // "did you mean 'age'?" ends the sentence already.
+        return StrataError(.unknownKey, message.hasSuffix("?") ? message : message + ".", entity: entity.name, key: key)
     }
 }
 
