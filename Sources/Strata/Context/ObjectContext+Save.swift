@@ -8,11 +8,14 @@ extension ObjectContext {
     /// when any step fails.
     ///
     /// - Throws: `StrataError` `.validation`, `.deleteDenied`, `.conflict`, `.readOnly`;
-    ///   `StorageError` when the log cannot be written (`diskFull`, `io`).
+    ///   `StorageError` when the log cannot be written (`diskFull`, `io`); first of all, the
+    ///   error of a typed-model insert or property change made since the last save that
+    ///   could not be carried out (those calls cannot throw; see "Typed models").
     public func save() throws {
         guard isOnQueue else {
             throw StrataError(.misuse, "save() was called off the context's queue; call it inside perform { } or performAndWait { }.")
         }
+        if let error = deferredModelError.take() { throw error }
         guard hasChanges else { return }
         try applyDeleteRules()
         try validateChanges()

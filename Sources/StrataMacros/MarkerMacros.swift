@@ -1,0 +1,20 @@
+public import SwiftSyntax
+public import SwiftSyntaxMacros
+
+/// `@Attribute(...)`: read by `@Model`; generates nothing itself.
+public struct AttributeMacro: PeerMacro {
+    public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+                                 in context: some MacroExpansionContext) throws -> [DeclSyntax] { [] }
+}
+
+/// `@Relationship(deleteRule:inverse:)`: read by `@Model`; generates nothing itself.
+public struct RelationshipMacro: PeerMacro {
+    public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+                                 in context: some MacroExpansionContext) throws -> [DeclSyntax] { [] }
+}
+
+/// `@Transient`: read by `@Model`, which leaves the property alone; generates nothing.
+public struct TransientMacro: PeerMacro {
+    public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+                                 in context: some MacroExpansionContext) throws -> [DeclSyntax] { [] }
+}

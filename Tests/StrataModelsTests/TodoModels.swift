@@ -1,0 +1,24 @@
+import Foundation
+import StrataModels
+
+/// The to-do models, used across the typed tests.
+@Model final class TodoList {
+    var title: String
+    @Relationship(deleteRule: .cascade, inverse: \TodoItem.list) var items: [TodoItem] = []
+    init(title: String) { self.title = title }
+}
+
+enum Priority: String, Codable, CaseIterable {
+    case low, normal, high
+}
+
+@Model final class TodoItem {
+    var name: String
+    var createdAt: Date
+    var done: Bool = false
+    var notes: String? = nil
+    var priority: Priority = .normal
+    var list: TodoList?
+    @Transient var isSelected = false
+    init(name: String, createdAt: Date = .now) { self.name = name; self.createdAt = createdAt }
+}
