@@ -15,7 +15,7 @@ public import Observation
 ///     init(name: String) { self.name = name }
 /// }
 /// ```
-public protocol PersistentModel: AnyObject, Observable, SendableMetatype {
+public protocol PersistentModel: AnyObject, Observable, Hashable, SendableMetatype {
     /// The entity's name in the schema: the class's name.
     static var entityName: String { get }
     /// The persisted properties, in declaration order (generated).
@@ -36,6 +36,12 @@ public protocol PersistentModel: AnyObject, Observable, SendableMetatype {
 }
 
 extension PersistentModel {
+    /// Identity: a model is equal only to itself (each object has one model per context).
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs === rhs }
+
+    /// Hashes the model's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
     /// The object's permanent ID, or `nil` before it is inserted into a context.
     public var persistentModelID: ObjectID? { _$backing.object?.objectID }
 

@@ -17,7 +17,7 @@ extension PredicateExpressions.Variable: TranslatableExpression {
 
 extension PredicateExpressions.KeyPath: TranslatableExpression {
     func translate(_ translator: inout PredicateTranslator) throws(StrataError) -> PredicateTranslator.Term {
-        try translator.keyPath(root: root, keyPath: keyPath, output: Output.self)
+        try translator.keyPath(root: root, keyPath: keyPath, rootType: Root.Output.self, output: Output.self)
     }
 }
 
@@ -140,7 +140,9 @@ extension PredicateExpressions.OptionalFlatMap: TranslatableExpression {
         guard case .path(let path) = try translator.term(wrapped), !path.isToMany else {
             throw translator.unsupported("optional chaining or if-let on a value that is not a stored property", hint: "unwrap an optional property or a to-one relationship")
         }
-        translator.bindings[variable.key] = path
+        var unwrapped = path
+        unwrapped.valueType = Wrapped.self
+        translator.bindings[variable.key] = unwrapped
         switch try translator.term(transform) {
         case .path(let result): return .path(result)
         case .predicate(let condition): return .optionalPredicate(condition, wrapped: path)

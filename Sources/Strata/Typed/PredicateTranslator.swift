@@ -76,12 +76,12 @@ struct PredicateTranslator {
     }
 
     /// The term of a key path `keyPath` applied to `root`.
-    mutating func keyPath(root: any PredicateExpression, keyPath: AnyKeyPath, output: Any.Type) throws(StrataError) -> Term {
+    mutating func keyPath(root: any PredicateExpression, keyPath: AnyKeyPath, rootType: Any.Type, output: Any.Type) throws(StrataError) -> Term {
         guard case .path(let base) = try term(root) else {
             throw unsupported("a key path on a value that is not a stored property (\(keyPath))", hint: "query stored properties of the model and its to-one relationships")
         }
         if base.isToMany {
-            guard output == Int.self, Self.isCount(keyPath) else {
+            guard (rootType as? any CountProbe.Type)?.countKeyPath == keyPath else {
                 throw unsupported("\(keyPath) on the to-many relationship \(base.components.joined(separator: "."))", hint: "use count or contains(where:)")
             }
             return .count(base)
@@ -102,10 +102,6 @@ struct PredicateTranslator {
         case .toMany: path.model = property.destinationType; path.isToMany = true
         }
         return .path(path)
-    }
-
-    private static func isCount(_ keyPath: AnyKeyPath) -> Bool {
-        String(describing: keyPath).hasSuffix(".count")
     }
 
     // MARK: Comparisons
@@ -204,6 +200,16 @@ struct PredicateTranslator {
         case .count(let path): return "\(path.components.joined(separator: ".")).count"
         }
     }
+}
+
+/// Finds `count` among an array's key paths.
+protocol CountProbe {
+    /// `\Self.count`.
+    static var countKeyPath: AnyKeyPath { get }
+}
+
+extension Array: CountProbe {
+    static var countKeyPath: AnyKeyPath { \Self.count }
 }
 
 extension ObjectPredicate.Operator {
