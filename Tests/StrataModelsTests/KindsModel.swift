@@ -40,5 +40,6 @@ enum Level: Int, Codable {
     var optionalAddress: Address?
     @Attribute(.length(1...20)) var code: String = "x"
     @Attribute(.range(0...10)) var score: Int16 = 0
+    var inferred = 3
     init() {}
 }

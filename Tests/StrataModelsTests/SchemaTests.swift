@@ -31,7 +31,7 @@ import Testing
             "decimal": (.string, false), "priority": (.string, false), "level": (.int64, false), "address": (.binary, false),
             "optionalFlag": (.bool, true), "optionalInt": (.int64, true), "optionalString": (.string, true),
             "optionalDate": (.date, true), "optionalDecimal": (.string, true), "optionalPriority": (.string, true),
-            "optionalLevel": (.int64, true), "optionalAddress": (.binary, true), "code": (.string, false), "score": (.int16, false),
+            "optionalLevel": (.int64, true), "optionalAddress": (.binary, true), "code": (.string, false), "score": (.int16, false), "inferred": (.int64, false),
         ]
         #expect(types.count == expected.count)
         for (name, (type, optional)) in expected {
