@@ -58,3 +58,22 @@ public macro Transient() = #externalMacro(module: "StrataMacros", type: "Transie
 @attached(accessor, names: named(init), named(get), named(set))
 @attached(peer, names: prefixed(`_$`), prefixed(`_$kind_`))
 public macro _PersistedProperty(_ index: Int) = #externalMacro(module: "StrataMacros", type: "PersistedPropertyMacro")
+
+/// Makes an actor own a private-queue context and run on its queue, for background work
+/// on models: generates `modelContext`, `modelExecutor`, `init(store:)` and the conformance
+/// to ``Strata/ModelActor``.
+///
+/// For example:
+/// ```swift
+/// @ModelActor actor Importer {
+///     func add(_ name: String) throws -> ObjectID? {
+///         let item = TodoItem(name: name)
+///         modelContext.insert(item)
+///         try modelContext.save()
+///         return item.persistentModelID
+///     }
+/// }
+/// ```
+@attached(member, names: named(modelContext), named(modelExecutor), named(init(store:)))
+@attached(extension, conformances: ModelActor)
+public macro ModelActor() = #externalMacro(module: "StrataMacros", type: "ModelActorMacro")

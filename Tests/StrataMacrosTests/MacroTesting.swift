@@ -13,6 +13,7 @@ let strataMacros: [String: MacroSpec] = [
     "Attribute": MacroSpec(type: AttributeMacro.self),
     "Relationship": MacroSpec(type: RelationshipMacro.self),
     "Transient": MacroSpec(type: TransientMacro.self),
+    "ModelActor": MacroSpec(type: ModelActorMacro.self, conformances: ["ModelActor"]),
 ]
 
 /// `assertMacroExpansion` reporting to Swift Testing.
