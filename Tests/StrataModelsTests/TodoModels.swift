@@ -1,7 +1,6 @@
 import Foundation
 import StrataModels
 
-/// The to-do models, used across the typed tests.
 @Model final class TodoList {
     var title: String
     @Relationship(deleteRule: .cascade, inverse: \TodoItem.list) var items: [TodoItem] = []
@@ -17,8 +16,8 @@ enum Priority: String, Codable, CaseIterable {
     var createdAt: Date
     var done: Bool = false
     var notes: String? = nil
-    var priority: Priority = .normal
+    var priority: Priority = .normal          // a String- or Int-backed enum
     var list: TodoList?
-    @Transient var isSelected = false
+    @Transient var isSelected = false          // not stored
     init(name: String, createdAt: Date = .now) { self.name = name; self.createdAt = createdAt }
 }
