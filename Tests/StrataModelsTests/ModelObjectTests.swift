@@ -52,6 +52,19 @@ import Testing
         }
     }
 
+    @Test func anUntypedObjectHasATypedFace() throws {
+        let typed = try TypedStore()
+        let context = typed.context()
+        try context.performAndWait {
+            let object = try context.insert("TodoItem")
+            try object.setValue("untyped", forKey: "name")
+            let item = try context.model(for: object, as: TodoItem.self)
+            #expect(item.name == "untyped" && item.managedObject === object)
+            #expect(try context.model(for: object, as: TodoItem.self) === item)
+            #expect(throws: StrataError.self) { try context.model(for: object, as: TodoList.self) }
+        }
+    }
+
     @Test func relationshipsKeepTheirInversesAndCascade() throws {
         let typed = try TypedStore()
         let context = typed.context()

@@ -13,7 +13,7 @@ extension ObjectContext {
         let results = try fetch(descriptor.fetchRequest())
         var models: [Model] = []
         models.reserveCapacity(results.count)
-        for object in results { models.append(model(for: object, as: Model.self)) }
+        for object in results { models.append(uniqueModel(for: object, as: Model.self)) }
         return models
     }
 

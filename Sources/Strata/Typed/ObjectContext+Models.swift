@@ -35,15 +35,32 @@ extension ObjectContext {
         }
         _ = try modelLayoutIndex(Model.self)
         do {
-            return model(for: try existingObject(with: id), as: Model.self)
+            return uniqueModel(for: try existingObject(with: id), as: Model.self)
         } catch where error.code == .objectNotFound {
             return nil
         }
     }
 
+    /// The typed face of an object of this context: the model already made for it, or a
+    /// new one — the bridge from untyped results (an asynchronous fetch's objects, say) to
+    /// models.
+    ///
+    /// - Throws: `.typeMismatch` when `object` is of another entity; `.misuse` when it
+    ///   belongs to another context; `.schemaMismatch` as a typed fetch.
+    public func model<Model: PersistentModel>(for object: ManagedObject, as type: Model.Type = Model.self) throws(StrataError) -> Model {
+        guard object.contextReference === self else {
+            throw StrataError(.misuse, "\(object) belongs to another context; get it in this one with existingModel(for: \(object.objectID)).", entity: object.entityName)
+        }
+        guard object.entityName == Model.entityName else {
+            throw StrataError(.typeMismatch, "\(object) is a \(object.entityName), not a \(Model.entityName).", entity: object.entityName)
+        }
+        _ = try modelLayoutIndex(Model.self)
+        return uniqueModel(for: object, as: Model.self)
+    }
+
     /// The typed face of `object`: the model already made for it, or a new one (so each
     /// object has at most one model at a time, as each ID has one object).
-    func model<Model: PersistentModel>(for object: ManagedObject, as type: Model.Type) -> Model {
+    func uniqueModel<Model: PersistentModel>(for object: ManagedObject, as type: Model.Type) -> Model {
         if let model = object.typedModel as? Model { return model }
         let model = Model(_$backing: ModelBacking(object: object))
         object.typedModel = model
@@ -52,7 +69,7 @@ extension ObjectContext {
 
     /// ``model(for:as:)`` for a class known only at run time (a relationship's destination).
     func anyModel(for object: ManagedObject, as type: any PersistentModel.Type) -> AnyObject {
-        func make<Model: PersistentModel>(_ type: Model.Type) -> AnyObject { model(for: object, as: Model.self) as AnyObject }
+        func make<Model: PersistentModel>(_ type: Model.Type) -> AnyObject { uniqueModel(for: object, as: Model.self) as AnyObject }
         return make(type)
     }
 
