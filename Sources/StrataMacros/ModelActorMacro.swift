@@ -7,6 +7,7 @@ import SwiftDiagnostics
 public struct ModelActorMacro {}
 
 extension ModelActorMacro: MemberMacro {
+    /// The code this macro generates where it is attached.
     public static func expansion(of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
                                  conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext) throws -> [DeclSyntax] {
         guard declaration.is(ActorDeclSyntax.self) else {
@@ -28,6 +29,7 @@ extension ModelActorMacro: MemberMacro {
 }
 
 extension ModelActorMacro: ExtensionMacro {
+    /// The code this macro generates where it is attached.
     public static func expansion(of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
                                  providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
                                  in context: some MacroExpansionContext) throws -> [ExtensionDeclSyntax] {

@@ -7,6 +7,7 @@ public import SwiftSyntaxMacros
 public struct ModelMacro {}
 
 extension ModelMacro: MemberMacro {
+    /// The code this macro generates where it is attached.
     public static func expansion(of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
                                  conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext) throws -> [DeclSyntax] {
         guard let classDecl = declaration.as(ClassDeclSyntax.self) else {
@@ -89,6 +90,7 @@ extension ModelMacro: MemberMacro {
 }
 
 extension ModelMacro: MemberAttributeMacro {
+    /// The code this macro generates where it is attached.
     public static func expansion(of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
                                  providingAttributesFor member: some DeclSyntaxProtocol,
                                  in context: some MacroExpansionContext) throws -> [AttributeSyntax] {
@@ -104,6 +106,7 @@ extension ModelMacro: MemberAttributeMacro {
 }
 
 extension ModelMacro: ExtensionMacro {
+    /// The code this macro generates where it is attached.
     public static func expansion(of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
                                  providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
                                  in context: some MacroExpansionContext) throws -> [ExtensionDeclSyntax] {

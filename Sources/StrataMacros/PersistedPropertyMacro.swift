@@ -7,6 +7,7 @@ public import SwiftSyntaxMacros
 public struct PersistedPropertyMacro {}
 
 extension PersistedPropertyMacro: AccessorMacro {
+    /// The code this macro generates where it is attached.
     public static func expansion(of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
                                  in context: some MacroExpansionContext) throws -> [AccessorDeclSyntax] {
         guard case .persisted(let property) = PersistedPropertySyntax.read(declaration), let index = index(node) else { return [] }
@@ -43,6 +44,7 @@ extension PersistedPropertyMacro: AccessorMacro {
 }
 
 extension PersistedPropertyMacro: PeerMacro {
+    /// The code this macro generates where it is attached.
     public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
                                  in context: some MacroExpansionContext) throws -> [DeclSyntax] {
         guard case .persisted(let property) = PersistedPropertySyntax.read(declaration) else { return [] }
