@@ -39,7 +39,29 @@ extension PredicateExpressions.NilLiteral: TranslatableExpression {
 
 extension PredicateExpressions.Conjunction: TranslatableExpression {
     func translate(_ translator: inout PredicateTranslator) throws(StrataError) -> PredicateTranslator.Term {
-        .predicate(.and(try translator.condition(lhs), try translator.condition(rhs)))
+        .predicate(PredicateTranslator.between(try translator.condition(lhs), try translator.condition(rhs)))
+    }
+}
+
+extension PredicateTranslator {
+    /// `left AND right`, or `x BETWEEN {lo, hi}` when they are `x >= lo` and `x <= hi` on
+    /// the same key path (either order): the form the string predicate would use, which the
+    /// engine scans as one range.
+    static func between(_ left: ObjectPredicate, _ right: ObjectPredicate) -> ObjectPredicate {
+        guard case .comparison(let a) = left, case .comparison(let b) = right,
+              a.modifier == .direct, b.modifier == .direct, a.options.isEmpty, b.options.isEmpty,
+              case .keyPath(let pathA) = a.left, case .keyPath(let pathB) = b.left, pathA == pathB,
+              case .constant(let x) = a.right, case .constant(let y) = b.right, !x.isNull, !y.isNull else {
+            return .and(left, right)
+        }
+        switch (a.op, b.op) {
+        case (.greaterThanOrEqualTo, .lessThanOrEqualTo):
+            return .comparison(.init(.keyPath(pathA), .between, .list([.constant(x), .constant(y)])))
+        case (.lessThanOrEqualTo, .greaterThanOrEqualTo):
+            return .comparison(.init(.keyPath(pathA), .between, .list([.constant(y), .constant(x)])))
+        default:
+            return .and(left, right)
+        }
     }
 }
 
