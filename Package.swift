@@ -2,6 +2,7 @@
 // Strata: an embedded object-graph store for Swift (Core Data's model on Linux),
 // persisted to an LZ4-compressed, checksummed write-ahead log with snapshots.
 
+import CompilerPluginSupport
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -15,6 +16,7 @@ let package = Package(
     products: [
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataStorage", targets: ["StrataStorage"]),
+        .library(name: "StrataModels", targets: ["StrataModels"]),
         .executable(name: "strata", targets: ["StrataInspector"]),
         .executable(name: "todo", targets: ["todo"]),
         .executable(name: "people", targets: ["people"]),
@@ -23,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.1"..<"604.0.0"),
     ],
     targets: [
         // Layer 1: Debian's liblz4-dev, wrapped by exactly one Swift file in StrataStorage.
@@ -46,7 +49,26 @@ let package = Package(
             dependencies: ["StrataStorage"],
             swiftSettings: strictSettings
         ),
-        // Layer 7: the `strata` inspector, a command-line tool over a store directory.
+        // Layer 7: typed models. The macros run in the compiler (a host plugin on
+        // swift-syntax); `StrataModels` declares them and re-exports `Strata`, whose
+        // `Typed/` folder holds the runtime they expand to. Only code that writes `@Model`
+        // builds swift-syntax: the core and the inspector do not.
+        .macro(
+            name: "StrataMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "StrataModels",
+            dependencies: ["Strata", "StrataMacros"],
+            swiftSettings: strictSettings
+        ),
+        // Layer 10: the `strata` inspector, a command-line tool over a store directory.
         .executableTarget(
             name: "StrataInspector",
             dependencies: ["Strata", "StrataStorage", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -54,8 +76,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Examples: the Core Data tutorials as terminal programs.
-        .executableTarget(name: "todo", dependencies: ["Strata"], path: "Examples/todo", swiftSettings: strictSettings),
-        .executableTarget(name: "people", dependencies: ["Strata"], path: "Examples/people", swiftSettings: strictSettings),
+        .executableTarget(name: "todo", dependencies: ["StrataModels"], path: "Examples/todo", swiftSettings: strictSettings),
+        .executableTarget(name: "people", dependencies: ["StrataModels"], path: "Examples/people", swiftSettings: strictSettings),
         // Shared test helpers: the simulated file system, generators, temporary directories.
         .target(
             name: "StrataTestSupport",
@@ -83,6 +105,23 @@ let package = Package(
             dependencies: [
                 "Strata", "StrataStorage", "StrataTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Typed models: @Model classes, FetchDescriptor, #Predicate translation.
+        .testTarget(
+            name: "StrataModelsTests",
+            dependencies: ["StrataModels", "StrataTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // Expansion and diagnostic tests of the macros themselves.
+        .testTarget(
+            name: "StrataMacrosTests",
+            dependencies: [
+                "StrataMacros",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
             ],
             swiftSettings: strictSettings
         ),

@@ -14,9 +14,21 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
+        // The benchmark's entities as @Model classes, for the typed workloads (a module of
+        // their own: the data generator has value types of the same names).
+        .target(
+            name: "StrataBenchModels",
+            dependencies: [.product(name: "StrataModels", package: "Strata")],
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("InternalImportsByDefault"),
+            ]
+        ),
         .executableTarget(
             name: "strata-bench",
             dependencies: [
+                "StrataBenchModels",
+                .product(name: "StrataModels", package: "Strata"),
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "StrataStorage", package: "Strata"),
                 .product(name: "GRDB", package: "GRDB.swift"),

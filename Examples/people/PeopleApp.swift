@@ -1,24 +1,24 @@
 import Foundation
-import Strata
+import StrataModels
 
-/// The background-fetch recipe from the Core Data tutorials: a private-queue context finds
-/// the IDs of the people aged 100 to 200, and the main-queue context turns those IDs into
-/// its own objects. Objects never cross queues; IDs do.
+/// The background-fetch recipe from the Core Data tutorials, typed: a model actor (a
+/// private-queue context) finds the IDs of the people aged 100 to 200, and the main
+/// context, on the main actor, turns those IDs into its own models. Models never cross
+/// actors — the compiler says so; IDs do.
 ///
-/// The main thread runs `RunLoop.main`, as an app's main thread does: that is what services
-/// the main dispatch queue *on the main thread*. (`dispatchMain()`, and with it an `async`
-/// `main`, exits the main thread on Linux and drains the main queue on a worker thread.)
+/// No run loop is needed: `store.mainContext` is bound to `@MainActor`, and `main` is an
+/// `async` function on the main actor.
 @main
 struct PeopleApp {
     static let usage = """
         usage: people [--store DIR] [--people N]
 
         Creates a Person store with N people (default 100,000) when it is empty, then fetches
-        the IDs of the people aged 100 to 200 on a private-queue context and turns them into
-        objects on the main-queue context.
+        the IDs of the people aged 100 to 200 in a model actor and turns them into models on
+        the main context.
         """
 
-    static func main() {
+    static func main() async {
         var path = "./people.strata"
         var people = 100_000
         var arguments = CommandLine.arguments.dropFirst()
@@ -31,23 +31,13 @@ struct PeopleApp {
             }
         }
         do {
-            let store = try PersistentStore.open(at: path, schema: makeSchema())
+            let store = try PersistentStore.open(at: path, schema: Schema(Person.self))
             print("Opened \(path) (LSN \(store.lastLSN))")
             try populate(store, people: people)
-            start(store)
+            try await run(store)
+            try store.close()
         } catch {
             fail("\(error)", code: 1)
-        }
-        RunLoop.main.run()  // services the main queue until start(_:) exits
-    }
-
-    static func makeSchema() throws -> Schema {
-        try Schema {
-            Entity("Person") {
-                Attribute("firstName", .string)
-                Attribute("lastName", .string)
-                Attribute("age", .int16).range(0...300)
-            }
         }
     }
 
@@ -65,7 +55,7 @@ struct PeopleApp {
             (firstNames.randomElement(using: &random)!, lastNames.randomElement(using: &random)!,
              Int64.random(in: 0...300, using: &random))
         }
-        let insert = BatchInsertRequest(entityName: "Person", count: people) { index, row in
+        let insert = BatchInsertRequest(entityName: Person.entityName, count: people) { index, row in
             row["firstName"] = .string(draws[index].0)
             row["lastName"] = .string(draws[index].1)
             row["age"] = .int(draws[index].2)
@@ -76,53 +66,25 @@ struct PeopleApp {
         print("Inserted \(grouped(people)) people in \(ms(start.duration(to: clock.now))) (one batch insert, LSN \(result.lsn))")
     }
 
-    /// The recipe: `background.perform { …IDs… mainContext.perform { …objects… } }`.
-    static func start(_ store: PersistentStore) {
+    /// The recipe: IDs from the model actor, models on the main actor.
+    @MainActor static func run(_ store: PersistentStore) async throws {
         let clock = ContinuousClock()
-        let background = ObjectContext(store: store, concurrencyType: .privateQueue, name: "background")
-        let mainContext = ObjectContext(store: store, concurrencyType: .mainQueue, name: "main")
         let started = clock.now
+        // 1. In the model actor, on its private queue: IDs only — cheap to make, safe to pass on.
+        let ids = try await PeopleFinder(store: store).ids(agedFrom: 100, to: 200)
+        print("Model actor: \(grouped(ids.count)) IDs of people aged 100 to 200 in \(ms(started.duration(to: clock.now)))")
 
-        background.schedule {
-            // 1. On the private queue: fetch IDs only — cheap to make, safe to pass on.
-            let ids: [ObjectID]
-            do {
-                var request = FetchRequest(entityName: "Person",
-                                           predicate: try ObjectPredicate(format: "age >= 100 AND age <= 200"))
-                request.resultType = .objectIDs
-                request.fetchBatchSize = 20
-                ids = try background.fetchObjectIDs(request)
-            } catch {
-                fail("\(error)", code: 1)
-            }
-            let fetched = started.duration(to: clock.now)
-            print("Private-queue context: \(grouped(ids.count)) IDs of people aged 100 to 200 in \(ms(fetched)) "
-                  + "(main thread: \(Thread.isMainThread ? "yes" : "no"))")
-
-            mainContext.schedule {
-                // 2. On the main queue: the IDs become this context's objects (faults until read).
-                let handedOver = clock.now
-                do {
-                    let people = ids.map { mainContext.object(with: $0) }
-                    let names = try people.prefix(10).map { person in
-                        "\(try person.string("firstName") ?? "?") \(try person.string("lastName") ?? "?"), "
-                            + "\(try person.int("age") ?? 0)"
-                    }
-                    // The main context can fetch too: the same question, asked on the main queue.
-                    let check = try mainContext.count(for: FetchRequest(
-                        entityName: "Person", predicate: try ObjectPredicate(format: "age BETWEEN {100, 200}")))
-                    print("Main-queue context: \(grouped(people.count)) objects from those IDs, first 10 read, "
-                          + "in \(ms(handedOver.duration(to: clock.now))) (main thread: \(Thread.isMainThread ? "yes" : "no"); "
-                          + "its own count: \(grouped(check)))")
-                    for name in names { print("  \(name)") }
-                    try store.close()
-                } catch {
-                    fail("\(error)", code: 1)
-                }
-                print("Total \(ms(started.duration(to: clock.now)))")
-                exit(0)
-            }
-        }
+        // 2. On the main actor: the IDs become the main context's models (faults until read).
+        let handedOver = clock.now
+        let context = store.mainContext
+        let people = try ids.compactMap { try context.existingModel(for: $0, as: Person.self) }
+        let names = people.prefix(10).map { "\($0.firstName) \($0.lastName), \($0.age)" }
+        // The main context can fetch too: the same question, asked on the main actor.
+        let check = try context.fetchCount(FetchDescriptor<Person>(predicate: #Predicate { $0.age >= 100 && $0.age <= 200 }))
+        print("Main context: \(grouped(people.count)) models from those IDs, first 10 read, "
+              + "in \(ms(handedOver.duration(to: clock.now))) (its own count: \(grouped(check)))")
+        for name in names { print("  \(name)") }
+        print("Total \(ms(started.duration(to: clock.now)))")
     }
 
     static func fail(_ message: String, code: Int32) -> Never {

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Strata
+import StrataModels
 import Synchronization
 
 /// The Core Data to-do tutorial as a terminal program: a million items, populated with
@@ -24,14 +24,10 @@ struct TodoApp {
         }
     }
 
+    /// The schema of the typed model: the same entity as the builder's `TodoItem` with
+    /// `name`, `createdAt` and `done` (default `false`), so stores of earlier runs open.
     static func makeSchema() throws -> Schema {
-        try Schema {
-            Entity("TodoItem") {
-                Attribute("name", .string)
-                Attribute("createdAt", .date)
-                Attribute("done", .bool, default: false)
-            }
-        }
+        try Schema(TodoItem.self)
     }
 
     static func run(_ options: Options, interruption: Interruption) throws {
@@ -75,8 +71,8 @@ struct TodoApp {
         try context.performAndWait {
             guard let items = fetch.finalResult else { return }
             Terminal.out("The first items, oldest first:")
-            for item in items.prefix(3) {
-                Terminal.out("  \(try describe(item))")
+            for object in items.prefix(3) {
+                Terminal.out("  \(try context.model(for: object, as: TodoItem.self).summary)")
             }
         }
 
@@ -105,11 +101,10 @@ struct TodoApp {
         // 5. Single items through the context: add one, toggle one, delete one, each saved.
         let (added, addTime) = try Terminal.timed {
             try context.performAndWait {
-                let item = try context.insert("TodoItem")
-                try item.setValue("Write the README", forKey: "name")
-                try item.setValue(.date(Date()), forKey: "createdAt")
+                let item = TodoItem(name: "Write the README")
+                context.insert(item)
                 try context.save()
-                return try describe(item)
+                return item.summary
             }
         }
         Terminal.out("Added   \(added)  (insert + save: \(Terminal.ms(addTime)))")
@@ -117,19 +112,19 @@ struct TodoApp {
         let (toggled, toggleTime) = try Terminal.timed {
             try context.performAndWait { () throws -> String? in
                 guard let items = fetch.finalResult, items.count >= 2 else { return nil }
-                let item = items[1]
-                let done = try item.bool("done") ?? false
-                try item.setValue(.bool(!done), forKey: "done")
+                let item = try context.model(for: items[1], as: TodoItem.self)
+                item.done.toggle()
                 try context.save()
-                return try describe(item)
+                return item.summary
             }
         }
         if let toggled { Terminal.out("Toggled \(toggled)  (change + save: \(Terminal.ms(toggleTime)))") }
 
         let (deleted, deleteTime) = try Terminal.timed {
             try context.performAndWait { () throws -> String? in
-                guard let item = fetch.finalResult?.first else { return nil }
-                let description = try describe(item)
+                guard let object = fetch.finalResult?.first else { return nil }
+                let item = try context.model(for: object, as: TodoItem.self)
+                let description = item.summary
                 context.delete(item)
                 try context.save()
                 return description
@@ -139,7 +134,7 @@ struct TodoApp {
 
         // 6. Where the store stands.
         let remaining = try context.performAndWait {
-            try context.count(for: FetchRequest(entityName: "TodoItem", predicate: try ObjectPredicate(format: "done == NO")))
+            try context.fetchCount(FetchDescriptor<TodoItem>(predicate: #Predicate { !$0.done }))
         }
         let counts = store.rowCounts.sorted { $0.key < $1.key }
             .map { "\($0.key) \(Terminal.grouped($0.value))" }.joined(separator: ", ")
@@ -241,13 +236,5 @@ struct TodoApp {
             Terminal.out("Fetched \(Terminal.grouped(result.count ?? 0)) records in \(Terminal.ms(elapsed))\(first)")
             return result
         }
-    }
-
-    /// `[x] Buy milk #1  2024-12-31T23:12:05Z`.
-    static func describe(_ item: ManagedObject) throws -> String {
-        let done = try item.bool("done") ?? false
-        let name = try item.string("name") ?? "?"
-        let created = try item.date("createdAt").map { ISO8601DateFormatter().string(from: $0) } ?? "-"
-        return "[\(done ? "x" : " ")] \(name)  \(created)"
     }
 }

@@ -14,6 +14,7 @@ extension ObjectContext {
             object.faultHint = nil
             if object.lifecycle == .deleted { object.lifecycle = .persisted }
             changed[object.registryKey] = nil
+            object.typedModelDidChange()
             return
         }
         guard let row = readRow(of: object) else {
@@ -24,6 +25,7 @@ extension ObjectContext {
         object.committedVersion = row.version
         for (property, value) in object.pending where row.values[property] == value { object.pending[property] = nil }
         noteChanged(object)
+        object.typedModelDidChange()
     }
 
     /// Brings this context up to date with another context's save: updated objects are
@@ -166,5 +168,6 @@ extension ObjectContext {
         object.pending = [:]
         changed[object.registryKey] = nil
         registry[object.registryKey] = nil
+        object.typedModelDidChange()
     }
 }

@@ -16,13 +16,17 @@ extension ObjectContext {
     ///   twice. (The one exception: the log write or sync failed *and* cutting the failed
     ///   frames back off failed too; see `docs/FORMAT.md`, section 8.)
     ///
-    /// - Throws: `StrataError` `.validation`, `.deleteDenied`, `.conflict`; `StorageError`
-    ///   (`diskFull`, `io`) when this save's log write or sync fails; then `StrataError`
-    ///   `.readOnly` for every later save, since the store stays read-only until reopened.
+    /// - Throws: first of all, the error of a typed-model insert or property change made
+    ///   since the last save that could not be carried out (those calls cannot throw; see
+    ///   "Typed models"); `StrataError` `.validation`, `.deleteDenied`, `.conflict`;
+    ///   `StorageError` (`diskFull`, `io`) when this save's log write or sync fails; then
+    ///   `StrataError` `.readOnly` for every later save, since the store stays read-only
+    ///   until reopened.
     public func save() throws {
         guard isOnQueue else {
             throw StrataError(.misuse, "save() was called off the context's queue; call it inside perform { } or performAndWait { }.")
         }
+        if let error = deferredModelError.take() { throw error }
         guard hasChanges else { return }
         try applyDeleteRules()
         try validateChanges()

@@ -71,6 +71,12 @@ public final class ObjectContext: @unchecked Sendable {
     /// Ended by `deinit`; the objects of this context check it (see ``ContextLifetime``).
     let lifetime = ContextLifetime()
     var saveObservers: [UUID: @Sendable (ContextDidSave) -> Void] = [:]
+    /// The first error of a typed-model operation that cannot throw (an insert, a property
+    /// setter): the next ``save()`` throws it (see `ObjectContext+Models.swift`).
+    var deferredModelError: StrataError?
+    /// The entity layout index of each `@Model` class used here, checked once against the
+    /// store's layout (see `ObjectContext+Models.swift`).
+    var modelLayoutIndexes: [ObjectIdentifier: Int] = [:]
     var storeObservation: ObservationToken?
 
     /// Creates a context on `store`.

@@ -49,6 +49,9 @@ public final class PersistentStore: Sendable {
     /// that it still holds the newest (LSNs of published versions only grow).
     let publishedLSN: Atomic<UInt64>
     let observers = Locked<[UUID: @Sendable (StoreChange) -> Void]>([:])
+    /// The store's main-queue context, made on first use on the main actor (see
+    /// ``mainContext``).
+    let mainContextSlot = MainContextSlot()
     /// Per layout, the stored property values a newly inserted object starts with: each
     /// attribute's default in ``validationSchema`` (else in the stored schema), else null.
     let insertDefaults: [[AttributeValue]]

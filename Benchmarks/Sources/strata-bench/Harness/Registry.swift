@@ -15,6 +15,9 @@ enum Registry {
         DurableSave.concurrent,
         DiskFootprint.workload,
         ResidentMemory.workload,
+        TypedModels.insert,
+        TypedModels.sortedFetch,
+        TypedModels.predicateCount,
     ]
 
     /// The storage engine's micro-benchmarks, run after the workloads; group "storage".
@@ -63,6 +66,6 @@ struct UnknownWorkload: Error, CustomStringConvertible {
 
     var description: String {
         let known = (Registry.all.map(\.name) + Registry.storage.map(\.name)).joined(separator: ", ")
-        return "no workload named '\(name)'; known workloads: \(known) (groups: predicate, durable-save, storage)"
+        return "no workload named '\(name)'; known workloads: \(known) (groups: predicate, durable-save, typed, storage)"
     }
 }

@@ -1,0 +1,98 @@
+/// Where a model's persisted values live: its ``ManagedObject`` once the model is inserted
+/// or fetched, its own slots before that.
+///
+/// `@Model` gives each model one (`var _$backing`) and reads and writes every persisted
+/// property through it, so faulting, uniquing, change tracking and validation are the
+/// managed object's, exactly as in the untyped API.
+public struct ModelBacking {
+    /// A value set on a model not inserted yet.
+    enum Slot {
+        case unset
+        case value(AttributeValue)
+        case models([AnyObject])
+    }
+
+    /// The managed object, once inserted or fetched.
+    var object: ManagedObject?
+    /// Values set before insertion, by declaration index (empty once attached).
+    var detached: [Slot] = []
+
+    /// The storage of a new model, not in any context yet.
+    public init() {}
+
+    /// The storage of a model whose object is `object`.
+    init(object: ManagedObject) { self.object = object }
+
+    /// The value of the property at `index` (declaration order) of a model laid out as
+    /// `layout`, or the kind's placeholder when there is none to read (the object was
+    /// deleted from the store, or its context is gone: see ``PersistentModel/loadValues()``).
+    public func value<Value>(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Value>) -> Value {
+        guard let object else {
+            guard index < detached.count else { return kind.placeholder() }
+            switch detached[index] {
+            case .unset: return kind.placeholder()
+            case .value(let stored): return kind.decode(stored) ?? kind.placeholder()
+            case .models(let models): return kind.fromModels(models)
+            }
+        }
+        switch kind.role {
+        case .attribute:
+            guard let stored = layout.storedIndex[index], let value = try? object.currentValue(stored) else {
+                return kind.placeholder()
+            }
+            return kind.decode(value) ?? kind.placeholder()
+        case .toOne(let destination):
+            guard let stored = layout.storedIndex[index], let context = object.contextReference,
+                  let modelType = kind.modelType, case .int(let key)? = try? object.currentValue(stored) else {
+                return kind.placeholder()
+            }
+            let target = context.object(with: ObjectID(storeID: object.objectID.storeID, entityName: destination, primaryKey: key))
+            return kind.fromModels([context.anyModel(for: target, as: modelType)])
+        case .toMany:
+            guard let context = object.contextReference, let modelType = kind.modelType,
+                  let targets = try? object.objects(forKey: layout.properties[index].name) else {
+                return kind.placeholder()
+            }
+            return kind.fromModels(targets.map { context.anyModel(for: $0, as: modelType) })
+        }
+    }
+
+    /// Sets the property at `index`. On an inserted or fetched model this changes the
+    /// managed object (a model it now points to is inserted into the same context); an
+    /// error (the object was deleted, its context is gone) is thrown by the context's next
+    /// save, as a setter cannot throw.
+    public mutating func setValue<Value>(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Value>, _ value: Value) {
+        guard let object else {
+            if detached.count < layout.properties.count {
+                detached.append(contentsOf: repeatElement(.unset, count: layout.properties.count - detached.count))
+            }
+            if case .attribute = kind.role {
+                detached[index] = .value(kind.encode(value))
+            } else {
+                detached[index] = .models(kind.models(value))
+            }
+            return
+        }
+        guard let context = object.contextReference else { return }
+        do throws(StrataError) {
+            let name = layout.properties[index].name
+            switch kind.role {
+            case .attribute:
+                guard let stored = layout.storedIndex[index] else { return }
+                try object.setPending(stored, kind.encode(value))
+            case .toOne:
+                let target = try kind.models(value).first.map { model throws(StrataError) in try context.attach(model) }
+                try object.setObject(target, forKey: name)
+            case .toMany:
+                let targets = try kind.models(value).map { model throws(StrataError) in try context.attach(model) }
+                let current = try object.objects(forKey: name)
+                let wanted = Set(targets.map(ObjectIdentifier.init))
+                let had = Set(current.map(ObjectIdentifier.init))
+                for old in current where !wanted.contains(ObjectIdentifier(old)) { try object.remove(old, fromKey: name) }
+                for new in targets where !had.contains(ObjectIdentifier(new)) { try object.add(new, toKey: name) }
+            }
+        } catch {
+            context.deferModelError(error)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+extension Schema {
+    /// The schema of `@Model` classes: one entity per class, named after it, with its
+    /// persisted properties in declaration order — the same ``Schema`` the builder makes
+    /// for the same entities, so a store and the `strata` inspector see nothing new.
+    ///
+    /// A relationship's inverse is the one `@Relationship(inverse:)` names on either side;
+    /// without one, the only relationship of the destination that points back is taken.
+    ///
+    /// For example:
+    /// ```swift
+    /// let store = try PersistentStore.open(at: "todo.strata", schema: Schema(TodoList.self, TodoItem.self))
+    /// ```
+    ///
+    /// - Throws: `.invalidSchema` for a relationship whose inverse is missing or ambiguous
+    ///   (it names the property and says to add `@Relationship(inverse:)`), and for every
+    ///   problem ``Schema/validate()`` finds.
+    public init(_ models: any PersistentModel.Type...) throws(StrataError) {
+        try self.init(models: models)
+    }
+
+    /// ``init(_:)-(any PersistentModel.Type...)`` for a list of model classes.
+    public init(models: [any PersistentModel.Type]) throws(StrataError) {
+        let described = models.map { ($0.entityName, $0._$layout.properties) }
+        var entities: [Entity] = []
+        for (name, properties) in described {
+            var attributes: [Attribute] = []
+            var relationships: [Relationship] = []
+            for property in properties {
+                switch property.role {
+                case .attribute(let type, let optional):
+                    attributes.append(Attribute(name: property.name, type: type, isOptional: optional,
+                                                defaultValue: property.defaultValue).applying(property.options))
+                case .toOne(let destination), .toMany(let destination):
+                    let inverse = try Self.inverse(of: property, in: name, destination: destination, among: described)
+                    var isToMany = false
+                    if case .toMany = property.role { isToMany = true }
+                    relationships.append(Relationship(name: property.name, destination: destination, inverse: inverse,
+                                                      isToMany: isToMany, isOptional: true, deleteRule: property.deleteRule))
+                }
+            }
+            entities.append(Entity(name: name, attributes: attributes, relationships: relationships))
+        }
+        self = try Schema(entities: entities).validated()
+    }
+
+    private static func inverse(of property: ModelProperty, in entity: String, destination: String,
+                                among models: [(String, [ModelProperty])]) throws(StrataError) -> String {
+        if let inverse = property.inverse { return inverse }
+        guard let target = models.first(where: { $0.0 == destination })?.1 else {
+            throw StrataError(.invalidSchema, "\(entity).\(property.name) points to \(destination), which is not among the models given to Schema(...); add \(destination).self.", entity: entity, key: property.name)
+        }
+        if let named = target.first(where: { $0.inverse == property.name && $0.pointsTo(entity) }) { return named.name }
+        let candidates = target.filter { $0.pointsTo(entity) && $0.inverse == nil && !(destination == entity && $0.name == property.name) }
+        guard candidates.count == 1 else {
+            let what = candidates.isEmpty ? "has no relationship back to \(entity)" : "has several relationships back to \(entity) (\(candidates.map(\.name).joined(separator: ", ")))"
+            throw StrataError(.invalidSchema, "\(entity).\(property.name): \(destination) \(what); every relationship needs an inverse. Write @Relationship(inverse: \\\(destination).<property>) on one side.", entity: entity, key: property.name)
+        }
+        return candidates[0].name
+    }
+}
+
+extension ModelProperty {
+    /// Whether it is a relationship to `entity`.
+    func pointsTo(_ entity: String) -> Bool {
+        switch role {
+        case .toOne(let destination), .toMany(let destination): return destination == entity
+        case .attribute: return false
+        }
+    }
+}

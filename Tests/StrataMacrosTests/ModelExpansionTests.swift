@@ -1,0 +1,182 @@
+import Foundation
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+@Suite struct ModelExpansionTests {
+    /// The whole expansion of a small model: the contract `@Model` documents.
+    @Test func expandsAModelWithAnAttributeAToOneAndAToMany() {
+        assertExpansion("""
+        @Model final class Item {
+            var name: String
+            var list: TodoList?
+            @Relationship(deleteRule: .cascade, inverse: \\Tag.item) var tags: [Tag] = []
+            init(name: String) { self.name = name }
+        }
+        """, expandedSource: """
+        final class Item {
+            var name: String {
+                @storageRestrictions(accesses: _$backing, initializes: _$name)
+                init(initialValue) {
+                    _$backing.setValue(Self._$layout, 0, Self._$kind_name, initialValue)
+                    _$name = Strata.ModelNoStorage()
+                }
+                get {
+                    _$observationRegistrar.access(self, keyPath: \\.name)
+                    return _$backing.value(Self._$layout, 0, Self._$kind_name)
+                }
+                set {
+                    _$observationRegistrar.withMutation(of: self, keyPath: \\.name) {
+                        _$backing.setValue(Self._$layout, 0, Self._$kind_name, newValue)
+                    }
+                }
+            }
+
+            private var _$name: Strata.ModelNoStorage
+
+            private static let _$kind_name = Strata.modelValueKind((String).self)
+            var list: TodoList? {
+                @storageRestrictions(accesses: _$backing, initializes: _$list)
+                init(initialValue) {
+                    _$backing.setValue(Self._$layout, 1, Self._$kind_list, initialValue)
+                    _$list = Strata.ModelNoStorage()
+                }
+                get {
+                    _$observationRegistrar.access(self, keyPath: \\.list)
+                    return _$backing.value(Self._$layout, 1, Self._$kind_list)
+                }
+                set {
+                    _$observationRegistrar.withMutation(of: self, keyPath: \\.list) {
+                        _$backing.setValue(Self._$layout, 1, Self._$kind_list, newValue)
+                    }
+                }
+            }
+
+            private var _$list: Strata.ModelNoStorage
+
+            private static let _$kind_list = Strata.modelValueKind((TodoList?).self)
+            var tags: [Tag] {
+                @storageRestrictions(accesses: _$backing, initializes: _$tags)
+                init(initialValue) {
+                    _$backing.setValue(Self._$layout, 2, Self._$kind_tags, initialValue)
+                    _$tags = Strata.ModelNoStorage()
+                }
+                get {
+                    _$observationRegistrar.access(self, keyPath: \\.tags)
+                    return _$backing.value(Self._$layout, 2, Self._$kind_tags)
+                }
+                set {
+                    _$observationRegistrar.withMutation(of: self, keyPath: \\.tags) {
+                        _$backing.setValue(Self._$layout, 2, Self._$kind_tags, newValue)
+                    }
+                }
+            }
+
+            private var _$tags: Strata.ModelNoStorage
+
+            private static let _$kind_tags = Strata.modelValueKind(([Tag]).self)
+            init(name: String) { self.name = name }
+
+            public var _$backing = Strata.ModelBacking()
+
+            private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+            public init(_$backing backing: Strata.ModelBacking) {
+                self._$name = Strata.ModelNoStorage()
+                self._$list = Strata.ModelNoStorage()
+                self._$tags = Strata.ModelNoStorage()
+                self._$backing = backing
+            }
+
+            public static let entityName = "Item"
+
+            public static let _$properties: [Strata.ModelProperty] = [
+                Strata.ModelProperty("name", _$kind_name),
+                Strata.ModelProperty("list", _$kind_list),
+                Strata.ModelProperty("tags", _$kind_tags, deleteRule: .cascade, inverse: \\Tag.item)
+            ]
+
+            public static let _$layout = Strata.ModelLayout(_$properties)
+
+            public static func _$propertyName(for keyPath: AnyKeyPath) -> String? {
+                if keyPath == \\Item.name {
+                    return "name"
+                }
+                if keyPath == \\Item.list {
+                    return "list"
+                }
+                if keyPath == \\Item.tags {
+                    return "tags"
+                }
+                return nil
+            }
+
+            public func _$persistedPropertiesDidChange() {
+                _$observationRegistrar.withMutation(of: self, keyPath: \\.name) {
+                }
+                _$observationRegistrar.withMutation(of: self, keyPath: \\.list) {
+                }
+                _$observationRegistrar.withMutation(of: self, keyPath: \\.tags) {
+                }
+            }
+        }
+
+        extension Item: Strata.PersistentModel, Observation.Observable {
+        }
+        """)
+    }
+
+    /// Each supported kind of property: its declaration, the kind `@Model` asks the
+    /// compiler for, and how it is described to the schema.
+    @Test(arguments: [
+        ("var flag: Bool", "Strata.modelValueKind((Bool).self)", #"Strata.ModelProperty("p", _$kind_p)"#),
+        ("var count: Int = 3", "Strata.modelValueKind((Int).self)", #"Strata.ModelProperty("p", _$kind_p, default: 3)"#),
+        ("var small: Int16 = -1", "Strata.modelValueKind((Int16).self)", #"Strata.ModelProperty("p", _$kind_p, default: -1)"#),
+        ("var medium: Int32", "Strata.modelValueKind((Int32).self)", #"Strata.ModelProperty("p", _$kind_p)"#),
+        ("var large: Int64", "Strata.modelValueKind((Int64).self)", #"Strata.ModelProperty("p", _$kind_p)"#),
+        ("var ratio: Double = 0.5", "Strata.modelValueKind((Double).self)", #"Strata.ModelProperty("p", _$kind_p, default: 0.5)"#),
+        ("var single: Float", "Strata.modelValueKind((Float).self)", #"Strata.ModelProperty("p", _$kind_p)"#),
+        (#"var text: String = "a""#, "Strata.modelValueKind((String).self)", #"Strata.ModelProperty("p", _$kind_p, default: "a")"#),
+        ("var when: Date = .now", "Strata.modelValueKind((Date).self)", #"Strata.ModelProperty("p", _$kind_p)"#),
+        ("var id: UUID = UUID()", "Strata.modelValueKind((UUID).self)", #"Strata.ModelProperty("p", _$kind_p)"#),
+        ("var blob: Data", "Strata.modelValueKind((Data).self)", #"Strata.ModelProperty("p", _$kind_p)"#),
+        ("var link: URL", "Strata.modelValueKind((URL).self)", #"Strata.ModelProperty("p", _$kind_p)"#),
+        ("var money: Decimal", "Strata.modelValueKind((Decimal).self)", #"Strata.ModelProperty("p", _$kind_p)"#),
+        ("var priority: Priority = .normal", "Strata.modelValueKind((Priority).self)", #"Strata.ModelProperty("p", _$kind_p, default: .normal)"#),
+        ("var address: Address", "Strata.modelValueKind((Address).self)", #"Strata.ModelProperty("p", _$kind_p)"#),
+        ("var notes: String? = nil", "Strata.modelValueKind((String?).self)", #"Strata.ModelProperty("p", _$kind_p)"#),
+        ("var maybe: Optional<Int>", "Strata.modelValueKind((Optional<Int>).self)", #"Strata.ModelProperty("p", _$kind_p)"#),
+        ("var owner: Person?", "Strata.modelValueKind((Person?).self)", #"Strata.ModelProperty("p", _$kind_p)"#),
+        ("var pets: [Pet] = []", "Strata.modelValueKind(([Pet]).self)", #"Strata.ModelProperty("p", _$kind_p)"#),
+        ("var pets: Array<Pet> = []", "Strata.modelValueKind(([Pet]).self)", #"Strata.ModelProperty("p", _$kind_p)"#),
+        ("@Relationship(deleteRule: .deny) var pets: [Pet] = []", "Strata.modelValueKind(([Pet]).self)", #"Strata.ModelProperty("p", _$kind_p, deleteRule: .deny)"#),
+        ("@Relationship(inverse: \\Person.home) var home: Home?", "Strata.modelValueKind((Home?).self)", #"Strata.ModelProperty("p", _$kind_p, deleteRule: .nullify, inverse: \Person.home)"#),
+        ("@Attribute(.length(1...9), .pattern(\"[a-z]+\")) var code: String", "Strata.modelValueKind((String).self)", #"Strata.ModelProperty("p", _$kind_p, options: [.length(1 ... 9), .pattern("[a-z]+")])"#),
+        ("var inferred = true", "Strata.modelValueKind((Bool).self)", #"Strata.ModelProperty("p", _$kind_p, default: true)"#),
+        (#"var inferredText = "x""#, "Strata.modelValueKind((String).self)", #"Strata.ModelProperty("p", _$kind_p, default: "x")"#),
+    ])
+    func expandsEachSupportedKind(declaration: String, kind: String, description: String) throws {
+        let (source, diagnostics) = expand("@Model final class M {\n    \(declaration)\n}")
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        let afterVar = try #require(declaration.range(of: "var ")).upperBound
+        let name = String(declaration[afterVar...].prefix { $0.isLetter })
+        #expect(source.contains("private static let _$kind_\(name) = \(kind)"), "\(source)")
+        let expected = description.replacingOccurrences(of: "\"p\"", with: "\"\(name)\"").replacingOccurrences(of: "_$kind_p", with: "_$kind_\(name)")
+        #expect(source.contains(expected), "\(source)")
+        #expect(source.contains("if keyPath == \\M.\(name) {"))
+    }
+
+    @Test func leavesTransientComputedStaticAndObservedPropertiesAlone() {
+        let (source, diagnostics) = expand("""
+        @Model final class M {
+            @Transient var selected = false
+            var computed: Int { 1 }
+            var both: Int { get { 1 } set { } }
+            static var shared = 0
+        }
+        """)
+        #expect(diagnostics.isEmpty)
+        #expect(!source.contains("_$kind_"))
+        #expect(source.contains("public static let _$properties: [Strata.ModelProperty] = [\n    ]") || source.contains("[Strata.ModelProperty] = [\n\n    ]") || source.contains("_$properties: [Strata.ModelProperty] = [\n"))
+        #expect(source.contains("var selected = false"))
+    }
+}
