@@ -29,20 +29,23 @@ import StrataTestSupport
             checkpointDone.signal()
         }.start()
         filling.wait()
+        let closeReturned = Locked(false)
         Thread {
             do { try engine.close() } catch { errors.withLock { $0.append("close: \(error)") } }
+            closeReturned.withLock { $0 = true }
             closeDone.signal()
         }.start()
         // However long we wait, close must not return, nor give the lock away, while the
         // snapshot is being written.
-        #expect(closeDone.wait(timeout: .now() + 0.3) == .timedOut, "close returned under a running checkpoint")
+        usleep(300_000)
+        #expect(!closeReturned.withLock { $0 }, "close returned under a running checkpoint")
         let second = #expect(throws: StorageError.self) {
             _ = try StorageEngine.open(at: LogFixture.directory, options: LogFixture.options(fs))
         }
         #expect(second?.code == .locked)
         proceed.signal()
-        checkpointDone.wait()
-        closeDone.wait()
+        #expect(checkpointDone.wait(timeout: .now() + 120) == .success, "the checkpoint never finished")
+        #expect(closeDone.wait(timeout: .now() + 120) == .success, "close never returned")
         #expect(errors.withLock { $0 } == [])
         let (_, recovered) = try StorageEngine.open(at: LogFixture.directory, options: LogFixture.options(fs.powerLossImage(seed: 2)))
         #expect(recovered.snapshot?.lsn == 20)
