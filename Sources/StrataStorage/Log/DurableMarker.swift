@@ -64,8 +64,8 @@ final class DurableMarkerWriter {
     private var sequence: UInt32
     private(set) var lsn: UInt64
 
-    /// Opens (or creates) the marker and records `lsn`, durably: every frame up to `lsn` must
-    /// already be on stable storage.
+    /// Opens (or creates) the marker and records `lsn`, synced: every frame up to `lsn` must
+    /// already be on stable storage. The caller syncs the directory (a new marker's name).
     init(fileSystem: any FileSystem, directory: String, salt: UInt32, lsn: UInt64) throws {
         let path = "\(directory)/\(DurableMarker.fileName)"
         let existing = DurableMarker.read(fileSystem: fileSystem, directory: directory)
@@ -79,7 +79,6 @@ final class DurableMarkerWriter {
         self.lsn = lsn
         try write(lsn)
         try handle.sync()
-        try fileSystem.syncDirectory(directory)
     }
 
     /// Records that every frame up to `lsn` is on stable storage, without syncing the marker.

@@ -58,10 +58,6 @@ final class WriteAheadLog: @unchecked Sendable {
                 // What recovery read may exist only in the OS cache (after a process crash
                 // under .never or .everySecond); new frames will claim it is synced, so it must be.
                 try file.sync()
-                // So may the segment's name: a crash between a new segment's header sync and
-                // its directory sync leaves an entry that a power loss can still take, with
-                // every frame appended to it from now on.
-                try fileSystem.syncDirectory(directory)
                 return file
             }
             segment = Segment(name: tail.name, handle: handle, end: tail.end,
@@ -73,7 +69,12 @@ final class WriteAheadLog: @unchecked Sendable {
         }
         let generation = salt
         marker = try Self.wrap("Writing the durable-LSN marker") {
-            try DurableMarkerWriter(fileSystem: fileSystem, directory: directory, salt: generation, lsn: lastLSN)
+            let marker = try DurableMarkerWriter(fileSystem: fileSystem, directory: directory, salt: generation, lsn: lastLSN)
+            // The names must be durable too: the marker's, and the tail segment's — a crash
+            // between a new segment's header sync and its directory sync leaves an entry that
+            // a power loss can still take, with every frame appended to it from now on.
+            try fileSystem.syncDirectory(directory)
+            return marker
         }
         if durability == .everySecond { startTicker() }
     }

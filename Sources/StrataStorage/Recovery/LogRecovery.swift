@@ -106,14 +106,10 @@ struct LogRecovery {
                 guard mode == .pointInTime, !readOnly else {
                     throw StorageError.corrupted(file: path(name), offset: Int64(offset), lastGoodLSN: lastLSN, reason: reason)
                 }
+                // The log now ends before what the marker may say was synced; the marker is
+                // rewritten (synced) by the log's opening, before anything is appended, so a
+                // later torn tail is judged against the new end.
                 try WriteAheadLog.wrap("Moving damaged log data aside") {
-                    if let marker, marker.lsn > lastLSN {
-                        // The log is about to end before what the marker says was synced:
-                        // lower the marker first (durably), or the transactions appended
-                        // from here on would be taken for damage at the next open.
-                        _ = try DurableMarkerWriter(fileSystem: fileSystem, directory: directory,
-                                                   salt: scan.header?.salt ?? marker.salt, lsn: lastLSN)
-                    }
                     try quarantine(name: name, handle: handle, bytes: bytes, from: offset,
                                    later: relevant[(index + 1)...].map(\.0), report: &report)
                 }
