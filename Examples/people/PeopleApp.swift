@@ -55,10 +55,8 @@ struct PeopleApp {
             (firstNames.randomElement(using: &random)!, lastNames.randomElement(using: &random)!,
              Int64.random(in: 0...300, using: &random))
         }
-        let insert = BatchInsertRequest(entityName: Person.entityName, count: people) { index, row in
-            row["firstName"] = .string(draws[index].0)
-            row["lastName"] = .string(draws[index].1)
-            row["age"] = .int(draws[index].2)
+        let insert = BatchInsertRequest(for: Person.self, count: people) { index in
+            Person(firstName: draws[index].0, lastName: draws[index].1, age: Int16(draws[index].2))
         }
         let clock = ContinuousClock()
         let start = clock.now

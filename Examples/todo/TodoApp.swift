@@ -78,9 +78,7 @@ struct TodoApp {
 
         // 4. "Check all": one batch update in the store, then merged into the context. The
         // result's IDs are key ranges (an ObjectIDSet): nothing to convert for a million rows.
-        var checkAll = BatchUpdateRequest(entityName: "TodoItem")
-        checkAll.predicate = try ObjectPredicate(format: "done == NO")
-        checkAll.propertiesToUpdate = ["done": .constant(true)]
+        var checkAll = try BatchUpdateRequest(for: TodoItem.self, set: \.done, to: true, where: #Predicate { !$0.done })
         checkAll.resultType = .objectIDs
         let (checked, checkTime) = try Terminal.timed { try store.execute(checkAll) }
         let updated = checked.objectIDSet ?? []
@@ -89,8 +87,8 @@ struct TodoApp {
             return context.performAndWait { context.registeredObjects.count { updated.contains($0.objectID) } }
         }
         let (firstDone, doneCount) = try context.performAndWait {
-            let done = FetchRequest(entityName: "TodoItem", predicate: try ObjectPredicate(format: "done == YES"))
-            return (try fetch.finalResult?.first?.bool("done"), try context.count(for: done))
+            let first = try fetch.finalResult?.first.map { try context.model(for: $0, as: TodoItem.self) }
+            return (first?.done, try context.fetchCount(FetchDescriptor<TodoItem>(predicate: #Predicate { $0.done })))
         }
         Terminal.out("Check all (batch update): \(Terminal.grouped(updated.count)) items marked done in "
                      + "\(Terminal.ms(checkTime)), LSN \(checked.lsn); \(refreshed) loaded objects merged in "
@@ -160,14 +158,15 @@ struct TodoApp {
             while inserted < count, !interruption.isInterrupted {
                 let first = start + inserted
                 let rows = min(insertSlice, count - inserted)
-                let request = BatchInsertRequest(entityName: "TodoItem", count: rows) { i, row in
+                // Each row is a model made by its initializer (so `done` takes its declared
+                // default); the models never enter a context.
+                let request = BatchInsertRequest(for: TodoItem.self, count: rows) { i in
                     let n = first + i
                     // One item every 30 s, give or take an hour, so the sort has work to do.
                     var random = SplitMix64(seed: UInt64(n))
                     let jitter = Double(random.next() % 7_200) - 3_600
-                    row["name"] = .string("\(tasks[n % tasks.count]) #\(n + 1)")
-                    row["createdAt"] = .date(base.addingTimeInterval(Double(n) * 30 + jitter))
-                    row["done"] = false
+                    return TodoItem(name: "\(tasks[n % tasks.count]) #\(n + 1)",
+                                    createdAt: base.addingTimeInterval(Double(n) * 30 + jitter))
                 }
                 _ = try store.execute(request)
                 inserted += rows
@@ -185,7 +184,8 @@ struct TodoApp {
     /// records" as it goes. Returns the finished fetch, or `nil` when Ctrl-C cancelled it.
     static func fetchAll(in context: ObjectContext, options: Options,
                          interruption: Interruption) throws -> AsynchronousFetchResult? {
-        var all = FetchRequest(entityName: "TodoItem", sortKeys: [SortKey("createdAt")])
+        // The typed descriptor's request: the asynchronous fetch runs it on a background queue.
+        var all = try FetchDescriptor<TodoItem>(sortBy: [SortDescriptor(\.createdAt)]).fetchRequest()
         all.fetchBatchSize = 50  // objects are made 50 at a time as the list is read
         Terminal.out("Fetching every item sorted by createdAt, asynchronously (Ctrl-C cancels)")
 

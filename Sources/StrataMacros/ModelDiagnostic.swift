@@ -44,6 +44,10 @@ struct ModelDiagnostic: DiagnosticMessage {
         Self(message: "@Transient property '\(property)' needs a default value: objects fetched from the store are made without your initializer", id: "transientNeedsDefault")
     }
 
+    static func deinitializer(_ name: String) -> Self {
+        Self(message: "@Model class '\(name)' cannot declare deinit: @Model generates one (the model's object forgets it there); release resources elsewhere, such as in a @Transient property's own type", id: "deinitializer")
+    }
+
     static func attributeOnRelationship(_ property: String) -> Self {
         Self(message: "'\(property)' is a to-many relationship; use @Relationship(deleteRule:inverse:) instead of @Attribute", id: "attributeOnRelationship")
     }

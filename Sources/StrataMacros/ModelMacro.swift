@@ -23,6 +23,10 @@ extension ModelMacro: MemberMacro {
         }
         var properties: [PersistedPropertySyntax] = []
         for member in declaration.memberBlock.members {
+            if let deinitializer = member.decl.as(DeinitializerDeclSyntax.self) {
+                context.diagnose(Diagnostic(node: deinitializer.deinitKeyword, message: ModelDiagnostic.deinitializer(className)))
+                return []
+            }
             switch PersistedPropertySyntax.read(member.decl) {
             case .skipped: break
             case .problem(let diagnostic): context.diagnose(diagnostic)
@@ -35,7 +39,17 @@ extension ModelMacro: MemberMacro {
         let stand_ins = properties.map { "self._$\($0.name) = Strata.ModelNoStorage()" }.joined(separator: "\n")
         return [
             "public var _$backing = Strata.ModelBacking()",
-            "private let _$observationRegistrar = Observation.ObservationRegistrar()",
+            "public var _$observation: Strata.ModelRegistrar? = nil",
+            """
+            private var _$observationRegistrar: Observation.ObservationRegistrar {
+            if let registrar = _$observation {
+            return registrar.registrar
+            }
+            let registrar = Strata.ModelRegistrar()
+            _$observation = registrar
+            return registrar.registrar
+            }
+            """,
             """
             public init(_$backing backing: Strata.ModelBacking) {
             \(raw: stand_ins)
@@ -53,6 +67,11 @@ extension ModelMacro: MemberMacro {
             public static func _$propertyName(for keyPath: AnyKeyPath) -> String? {
             \(raw: keyPaths)
             return nil
+            }
+            """,
+            """
+            deinit {
+            _$backing.modelDidDeinit()
             }
             """,
             """

@@ -29,9 +29,9 @@
 ///     init(name: String) { self.name = name }
 /// }
 /// ```
-@attached(member, names: named(_$backing), named(_$observationRegistrar), named(init(_$backing:)),
+@attached(member, names: named(_$backing), named(_$observation), named(_$observationRegistrar), named(init(_$backing:)),
           named(entityName), named(_$properties), named(_$layout), named(_$propertyName(for:)),
-          named(_$persistedPropertiesDidChange))
+          named(_$persistedPropertiesDidChange), named(deinit))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
 public macro Model() = #externalMacro(module: "StrataMacros", type: "ModelMacro")

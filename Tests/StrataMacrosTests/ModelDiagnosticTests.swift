@@ -23,6 +23,7 @@ import Testing
         ("var a: Int, b: Int", ["one persisted property per 'var'"]),
         ("@Transient var scratch: Int", ["'scratch'", "default value"]),
         ("@Attribute(.length(1...2)) var pets: [Pet] = []", ["'pets'", "@Relationship"]),
+        ("deinit { }", ["'M'", "cannot declare deinit", "@Model generates one"]),
     ])
     func unsupportedPropertiesAreErrorsNamingThem(declaration: String, words: [String]) {
         let (_, diagnostics) = expand("@Model final class M {\n    \(declaration)\n}")
@@ -47,7 +48,16 @@ import Testing
 
             public var _$backing = Strata.ModelBacking()
 
-            private let _$observationRegistrar = Observation.ObservationRegistrar()
+            public var _$observation: Strata.ModelRegistrar? = nil
+
+            private var _$observationRegistrar: Observation.ObservationRegistrar {
+                if let registrar = _$observation {
+                    return registrar.registrar
+                }
+                let registrar = Strata.ModelRegistrar()
+                _$observation = registrar
+                return registrar.registrar
+            }
 
             public init(_$backing backing: Strata.ModelBacking) {
 
@@ -65,6 +75,10 @@ import Testing
             public static func _$propertyName(for keyPath: AnyKeyPath) -> String? {
 
                 return nil
+            }
+
+            deinit {
+                _$backing.modelDidDeinit()
             }
 
             public func _$persistedPropertiesDidChange() {

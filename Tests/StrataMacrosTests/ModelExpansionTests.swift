@@ -78,7 +78,16 @@ import Testing
 
             public var _$backing = Strata.ModelBacking()
 
-            private let _$observationRegistrar = Observation.ObservationRegistrar()
+            public var _$observation: Strata.ModelRegistrar? = nil
+
+            private var _$observationRegistrar: Observation.ObservationRegistrar {
+                if let registrar = _$observation {
+                    return registrar.registrar
+                }
+                let registrar = Strata.ModelRegistrar()
+                _$observation = registrar
+                return registrar.registrar
+            }
 
             public init(_$backing backing: Strata.ModelBacking) {
                 self._$name = Strata.ModelNoStorage()
@@ -108,6 +117,10 @@ import Testing
                     return "tags"
                 }
                 return nil
+            }
+
+            deinit {
+                _$backing.modelDidDeinit()
             }
 
             public func _$persistedPropertiesDidChange() {

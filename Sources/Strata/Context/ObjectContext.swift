@@ -77,6 +77,10 @@ public final class ObjectContext: @unchecked Sendable {
     /// The entity layout index of each `@Model` class used here, checked once against the
     /// store's layout (see `ObjectContext+Models.swift`).
     var modelLayoutIndexes: [ObjectIdentifier: Int] = [:]
+    /// How observers of this context's models register (see ``ModelObservation``).
+    public var modelObservation: ModelObservation
+    /// The registrar the models of this context share under ``ModelObservation/sharedByContext``.
+    let sharedModelRegistrar = ModelRegistrar()
     var storeObservation: ObservationToken?
 
     /// Creates a context on `store`.
@@ -84,6 +88,7 @@ public final class ObjectContext: @unchecked Sendable {
         self.store = store
         self.concurrencyType = concurrencyType
         self.name = name
+        modelObservation = concurrencyType == .mainQueue ? .eachModel : .sharedByContext
         propertyIndexes = store.layouts.map(\.propertyIndex)
         propertyNames = store.layouts.map { $0.properties.count <= 8 ? $0.properties.map(\.name) : nil }
         queue = concurrencyType == .mainQueue ? .main : DispatchQueue(label: "strata.context.\(name ?? "private")")

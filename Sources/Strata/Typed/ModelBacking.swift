@@ -1,3 +1,5 @@
+public import Observation
+
 /// Where a model's persisted values live: its ``ManagedObject`` once the model is inserted
 /// or fetched, its own slots before that.
 ///
@@ -22,6 +24,11 @@ public struct ModelBacking {
 
     /// The storage of a model whose object is `object`.
     init(object: ManagedObject) { self.object = object }
+
+    /// Called from the model's `deinit` (generated): its object forgets it.
+    public func modelDidDeinit() {
+        object?.typedModel = nil
+    }
 
     /// The value of the property at `index` (declaration order) of a model laid out as
     /// `layout`, or the kind's placeholder when there is none to read (the object was
@@ -95,4 +102,15 @@ public struct ModelBacking {
             context.deferModelError(error)
         }
     }
+}
+
+/// The registrar a model's observers register with (`@Model` generates `_$observation`,
+/// set when the model is first read or set, or by its context; see ``ModelObservation``):
+/// a class, so that a context's models can share one.
+public final class ModelRegistrar: Sendable {
+    /// The registrar.
+    public let registrar = ObservationRegistrar()
+
+    /// A new registrar.
+    public init() {}
 }

@@ -63,6 +63,7 @@ extension ObjectContext {
     func uniqueModel<Model: PersistentModel>(for object: ManagedObject, as type: Model.Type) -> Model {
         if let model = object.typedModel as? Model { return model }
         let model = Model(_$backing: ModelBacking(object: object))
+        if modelObservation == .sharedByContext { model._$observation = sharedModelRegistrar }
         object.typedModel = model
         return model
     }
@@ -93,6 +94,9 @@ extension ObjectContext {
         let slots = model._$backing.detached
         model._$backing.object = object
         model._$backing.detached = []
+        if model._$observation == nil, modelObservation == .sharedByContext {
+            model._$observation = sharedModelRegistrar
+        }
         object.typedModel = model
         let layout = Model._$layout
         for (index, slot) in slots.enumerated() {

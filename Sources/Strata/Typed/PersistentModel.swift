@@ -28,6 +28,9 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, SendableMetaty
     /// The instance's storage: a managed object once inserted or fetched, its own values
     /// before that (generated).
     var _$backing: ModelBacking { get set }
+    /// The registrar the instance's observers register with, once one is needed
+    /// (generated; see ``ModelObservation``).
+    var _$observation: ModelRegistrar? { get set }
     /// Makes the typed face of an object read from the store (generated).
     init(_$backing backing: ModelBacking)
     /// Tells observers that every persisted property may have changed: called when the
