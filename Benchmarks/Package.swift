@@ -44,6 +44,7 @@ let package = Package(
         .executableTarget(
             name: "strata-profile",
             dependencies: [
+                "StrataBenchModels",
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "StrataStorage", package: "Strata"),
             ],

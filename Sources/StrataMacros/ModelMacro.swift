@@ -38,8 +38,8 @@ extension ModelMacro: MemberMacro {
         let mutations = properties.map { "_$observationRegistrar.withMutation(of: self, keyPath: \\.\($0.name)) {}" }.joined(separator: "\n")
         let stand_ins = properties.map { "self._$\($0.name) = Strata.ModelNoStorage()" }.joined(separator: "\n")
         return [
-            "public var _$backing = Strata.ModelBacking()",
-            "public var _$observation: Strata.ModelRegistrar? = nil",
+            "@exclusivity(unchecked) public var _$backing = Strata.ModelBacking()",
+            "@exclusivity(unchecked) public var _$observation: Strata.ModelRegistrar? = nil",
             """
             private var _$observationRegistrar: Observation.ObservationRegistrar {
             if let registrar = _$observation {

@@ -46,9 +46,9 @@ import Testing
         """, expandedSource: """
         class M {
 
-            public var _$backing = Strata.ModelBacking()
+            @exclusivity(unchecked) public var _$backing = Strata.ModelBacking()
 
-            public var _$observation: Strata.ModelRegistrar? = nil
+            @exclusivity(unchecked) public var _$observation: Strata.ModelRegistrar? = nil
 
             private var _$observationRegistrar: Observation.ObservationRegistrar {
                 if let registrar = _$observation {

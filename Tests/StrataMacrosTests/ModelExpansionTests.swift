@@ -76,9 +76,9 @@ import Testing
             private static let _$kind_tags = Strata.modelValueKind(([Tag]).self)
             init(name: String) { self.name = name }
 
-            public var _$backing = Strata.ModelBacking()
+            @exclusivity(unchecked) public var _$backing = Strata.ModelBacking()
 
-            public var _$observation: Strata.ModelRegistrar? = nil
+            @exclusivity(unchecked) public var _$observation: Strata.ModelRegistrar? = nil
 
             private var _$observationRegistrar: Observation.ObservationRegistrar {
                 if let registrar = _$observation {

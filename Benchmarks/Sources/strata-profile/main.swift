@@ -10,16 +10,18 @@
 // Cases: insert N, saves N (one-object saves), open N, snapshot-load N, append N (× 1 MiB),
 // and the request workloads: batch-insert N, batch-update N, batch-delete N (even keys),
 // predicate-count N / predicate-ids N (`age BETWEEN {100, 200}` over N people), sorted-fetch N
-// (all N items by createdAt as faults, reading `name`). Their stores are built, checkpointed
+// (all N items by createdAt as faults, reading `name`), and the typed API's typed-insert N and
+// typed-sorted-fetch N (the same work through `@Model` objects). Their stores are built, checkpointed
 // and reopened before the profiled call, so setup shows up outside `profiled…`.
 import Foundation
 import Strata
+import StrataBenchModels
 import StrataStorage
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
     FileHandle.standardError.write(Data(("usage: strata-profile insert|saves|snapshot-load|append|open|batch-insert|"
-        + "batch-update|batch-delete|predicate-count|predicate-ids|sorted-fetch COUNT\n").utf8))
+        + "batch-update|batch-delete|predicate-count|predicate-ids|sorted-fetch|typed-insert|typed-sorted-fetch COUNT\n").utf8))
     exit(2)
 }
 let root = FileManager.default.temporaryDirectory
@@ -193,6 +195,24 @@ func reopenedPersonStore(_ directory: String) throws -> PersistentStore {
     }
 }
 
+/// strata-bench's typed-insert: every row as a `@Model` item through one context, then save.
+@inline(never) func profiledTypedInsert(_ context: ObjectContext) throws {
+    try context.performAndWait {
+        for row in rows { context.insert(StrataBenchModels.TodoItem(name: row.name, createdAt: row.createdAt, done: row.done)) }
+        try context.save()
+    }
+}
+
+/// strata-bench's typed-sorted-fetch: a `FetchDescriptor` by createdAt, then `name` of each model.
+@inline(never) func profiledTypedSortedFetch(_ context: ObjectContext) throws -> Int {
+    try context.performAndWait {
+        let items = try context.fetch(FetchDescriptor<StrataBenchModels.TodoItem>(sortBy: [SortDescriptor(\.createdAt)]))
+        var characters = 0
+        for item in items { characters &+= item.name.utf8.count }
+        return characters
+    }
+}
+
 let directory = root.appendingPathComponent("store").path
 let start = Date()
 switch arguments[1] {
@@ -272,6 +292,15 @@ case "predicate-count", "predicate-ids":
 case "sorted-fetch":
     let store = try reopenedTodoStore(directory)
     let characters = try profiledSortedFetch(ObjectContext(store: store))
+    precondition(characters > 0)
+    try store.close()
+case "typed-insert":
+    let store = try PersistentStore.open(at: directory, schema: schema, options: options)
+    try profiledTypedInsert(ObjectContext(store: store))
+    try store.close()
+case "typed-sorted-fetch":
+    let store = try reopenedTodoStore(directory)
+    let characters = try profiledTypedSortedFetch(ObjectContext(store: store))
     precondition(characters > 0)
     try store.close()
 default:

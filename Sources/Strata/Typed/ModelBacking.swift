@@ -34,6 +34,12 @@ public struct ModelBacking {
     /// `layout`, or the kind's placeholder when there is none to read (the object was
     /// deleted from the store, or its context is gone: see ``PersistentModel/loadValues()``).
     public func value<Value>(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Value>) -> Value {
+        genericValue(layout, index, kind)
+    }
+
+    /// The generic `value(_:_:_:)`'s body, which the specialized
+    /// overloads fall back to.
+    func genericValue<Value>(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Value>) -> Value {
         guard let object else {
             guard index < detached.count else { return kind.placeholder() }
             switch detached[index] {
@@ -70,13 +76,10 @@ public struct ModelBacking {
     /// save, as a setter cannot throw.
     public mutating func setValue<Value>(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Value>, _ value: Value) {
         guard let object else {
-            if detached.count < layout.properties.count {
-                detached.append(contentsOf: repeatElement(.unset, count: layout.properties.count - detached.count))
-            }
             if case .attribute = kind.role {
-                detached[index] = .value(kind.encode(value))
+                keepDetached(layout, index, .value(kind.encode(value)))
             } else {
-                detached[index] = .models(kind.models(value))
+                keepDetached(layout, index, .models(kind.models(value)))
             }
             return
         }
@@ -101,6 +104,16 @@ public struct ModelBacking {
         } catch {
             context.deferModelError(error)
         }
+    }
+}
+
+extension ModelBacking {
+    /// Keeps a value set on a model not inserted yet, for ``ObjectContext/insert(_:)``.
+    mutating func keepDetached(_ layout: ModelLayout, _ index: Int, _ slot: Slot) {
+        if detached.isEmpty {
+            detached = Array(repeating: .unset, count: layout.properties.count)
+        }
+        detached[index] = slot
     }
 }
 
