@@ -78,7 +78,8 @@ extension StoreInspector {
             for (index, byProperty) in record.nullifications where counts.indices.contains(index) {
                 counts[index].updated += byProperty.values.reduce(0) { $0 + $1.count }
             }
-        case .metadata?, nil:
+        case .metadata?, .migration?, nil:
+            // A migration changes the schema, not rows (see `strata schema --history`).
             break
         }
         return counts.filter { $0.inserted + $0.updated + $0.deleted > 0 }
