@@ -19,16 +19,20 @@ import StrataTestSupport
         var open: (SimulatedFileSystem) throws -> PersistentStore
         var expected: StoreDump
         var newSchema: Schema
+        var oldSchema: Schema = F.v1
+        var make: () throws -> (SimulatedFileSystem, StoreDump) = { try F.makeStore() }
     }
 
     /// The store's state after a crash: which of the two it is, or a failure.
-    static func check(_ image: SimulatedFileSystem, _ scenario: Scenario, before: StoreDump, _ what: String) {
+    static func check(_ image: SimulatedFileSystem, _ scenario: Scenario, before: StoreDump, acknowledged: Bool,
+                      _ what: String) {
         do {
             let store = try PersistentStore.open(at: F.directory, options: F.options(image))
             let dump = F.dump(store)
-            let isOld = store.schema == F.v1 && dump == before
+            let isOld = store.schema == scenario.oldSchema && dump == before
             let isNew = store.schema == scenario.newSchema.withoutOriginalNames && dump == scenario.expected
             #expect(isOld || isNew, "\(what): reopened to neither the old nor the migrated store (schema \(store.schema.entities.map(\.name)))")
+            #expect(isNew || !acknowledged, "\(what): the open that migrated returned, but the migration was lost")
             try store.close()
             let again = try scenario.open(image)
             #expect(F.dump(again) == scenario.expected, "\(what): migrating after the crash differs")
@@ -40,7 +44,7 @@ import StrataTestSupport
 
     static func sweep(_ scenario: Scenario) throws -> Int {
         let seeds = testKnob("STRATA_MIGRATION_CRASH_SEEDS", default: 2)
-        let (base, before) = try F.makeStore()
+        let (base, before) = try scenario.make()
         // The reference run: how many I/O calls the migration makes.
         let reference = base.processCrashImage()
         let store = try scenario.open(reference)
@@ -52,16 +56,18 @@ import StrataTestSupport
         for point in 1...calls {
             let fs = base.processCrashImage()
             fs.crash(atCall: point)
+            var acknowledged = false
             if let store = try? scenario.open(fs) {
+                acknowledged = true
                 _ = try? store.checkpoint()
                 try? store.close()
             }
             for seed in 0..<seeds {
-                check(fs.powerLossImage(seed: UInt64(point * 1000 + seed)), scenario, before: before,
+                check(fs.powerLossImage(seed: UInt64(point * 1000 + seed)), scenario, before: before, acknowledged: acknowledged,
                       "\(scenario.name): power loss \(seed) at call \(point) of \(calls)")
                 checked += 1
             }
-            check(fs.processCrashImage(), scenario, before: before, "\(scenario.name): process crash at call \(point) of \(calls)")
+            check(fs.processCrashImage(), scenario, before: before, acknowledged: acknowledged, "\(scenario.name): process crash at call \(point) of \(calls)")
             checked += 1
         }
         print("migration crash sweep (\(scenario.name)): \(calls) I/O calls, \(checked) crash images reopened")
@@ -84,6 +90,16 @@ import StrataTestSupport
         let scenario = Scenario(name: "lightweight", open: { fs in
             try PersistentStore.open(at: F.directory, schema: v2, options: F.options(fs))
         }, expected: expected, newSchema: v2)
+        let calls = try Self.sweep(scenario)
+        #expect(calls > 5)
+    }
+
+    @Test func customPlanSurvivesACrashAtEveryCall() throws {
+        typealias C = CustomMigrationStageTests
+        let (_, before) = try C.makeStore(count: 40)
+        let scenario = Scenario(name: "custom plan", open: { fs in
+            try PersistentStore.open(at: F.directory, migrationPlan: C.plan(), options: F.options(fs))
+        }, expected: C.expected(before), newSchema: C.v3, oldSchema: C.v1, make: { try C.makeStore(count: 40) })
         let calls = try Self.sweep(scenario)
         #expect(calls > 5)
     }
