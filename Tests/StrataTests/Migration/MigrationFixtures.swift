@@ -101,7 +101,10 @@ enum MigrationFixtures {
                         sourceLocation: SourceLocation = #_sourceLocation) throws -> StoreDump {
         let store = try PersistentStore.open(at: directory, schema: schema, options: options(fs))
         let after = dump(store)
-        #expect(store.schema == schema.withoutOriginalNames, sourceLocation: sourceLocation)
+        // The stored schema is the new one, but for defaults, validation and delete rules
+        // when nothing else changed (they are the app's, and no migration is recorded).
+        #expect(!schema.migrationChanges(from: store.schema).contains(where: PersistentStore.needsRecord),
+                sourceLocation: sourceLocation)
         try store.close()
         let replayed = try PersistentStore.open(at: directory, schema: schema, options: options(fs))
         #expect(dump(replayed) == after, "replaying the migration record differs", sourceLocation: sourceLocation)
