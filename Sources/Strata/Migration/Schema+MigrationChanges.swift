@@ -131,7 +131,7 @@ struct MigrationPlanner {
                 changes.append(SchemaChange(kind: .attributeTypeChanged, entity: entity.name, property: attribute.name,
                                             summary: "attribute \(where_) changed type from \(before.type.rawValue) to \(attribute.type.rawValue)",
                                             customStageReason: widening ? nil : "\(before.type.rawValue) → \(attribute.type.rawValue) is not a widening (only int16 → int32 → int64 and integer → double are)",
-                                            rowsTouched: converts ? rows : 0))
+                                            rowsTouched: converts || !widening ? rows : 0))
             }
             if before.isOptional != attribute.isOptional {
                 let reason: String? = attribute.isOptional || !attribute.defaultValue.isNull ? nil

@@ -58,8 +58,9 @@ public struct SchemaChange: Sendable, Hashable, CustomStringConvertible {
     /// `nil` when it is lightweight.
     public var customStageReason: String?
     /// How many stored rows the migration rewrites for this change (in memory, while the
-    /// store opens; the log records only the change itself). Adding an attribute with a
-    /// default touches none.
+    /// store opens; the log records only the change itself), or for a change that needs a
+    /// custom stage, the rows that stage has to rewrite. Adding an attribute with a default
+    /// touches none.
     public var rowsTouched: Int
 
     /// Whether a lightweight (inferred) migration can make this change.
