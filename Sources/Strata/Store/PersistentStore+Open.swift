@@ -6,12 +6,18 @@ extension PersistentStore {
     ///
     /// - Parameters:
     ///   - directory: the store's directory; created (owner-only) when it does not exist.
-    ///   - schema: the application's schema; it must match the stored one (differences in
-    ///     defaults, validation and delete rules are allowed). `nil` opens the store with its
+    ///   - schema: the application's schema. When it stores something the stored schema does
+    ///     not, the store is migrated first, as one atomic transaction, if a lightweight
+    ///     migration can do it (see <doc:MigratingAStore>); differences in defaults,
+    ///     validation and delete rules need no migration. `nil` opens the store with its
     ///     stored schema (tools do this) but cannot create a new store.
-    ///   - options: durability, checkpoint policy, read-only, recovery mode.
-    /// - Throws: `StrataError` `.schemaMismatch` listing the differences; `StorageError`
-    ///   (`locked`, `corrupted`, `notAStore`, `unsupportedFormat`, `io`, `diskFull`).
+    ///   - options: durability, checkpoint policy, read-only, recovery mode, whether to
+    ///     migrate (``Options/lightweightMigration``).
+    /// - Throws: `StrataError` `.migrationRequired` (nothing written) listing every
+    ///   difference when one needs a custom stage, migration is off or the open is
+    ///   read-only; `.schemaMismatch` when a new store is opened without a schema;
+    ///   `StorageError` (`locked`, `corrupted`, `notAStore`, `unsupportedFormat`, `io`,
+    ///   `diskFull`).
     /// - Complexity: O(size of the snapshot + log replayed).
     public static func open(at directory: String, schema: Schema? = nil,
                             options: Options = Options()) throws -> PersistentStore {
