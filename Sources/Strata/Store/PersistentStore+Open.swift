@@ -72,7 +72,8 @@ extension PersistentStore {
                 case .metadata?:
                     if metadata == nil {
                         var created = try StoreMetadata(decoding: record.payload)
-                        if created.history.isEmpty { created.history = [SchemaHistoryEntry(lsn: record.lsn, label: "", changes: [])] }
+                        // The store's first version is the one this frame records.
+                        created.history = [SchemaHistoryEntry(lsn: record.lsn, label: created.history.first?.label ?? "", changes: [])]
                         try adopt(created)
                         version.tables = layouts.map { EntityTable(layout: $0) }
                     }

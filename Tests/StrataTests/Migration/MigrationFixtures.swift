@@ -101,6 +101,7 @@ enum MigrationFixtures {
                         sourceLocation: SourceLocation = #_sourceLocation) throws -> StoreDump {
         let store = try PersistentStore.open(at: directory, schema: schema, options: options(fs))
         let after = dump(store)
+        let migratedAt = store.lastLSN
         // The stored schema is the new one, but for defaults, validation and delete rules
         // when nothing else changed (they are the app's, and no migration is recorded).
         #expect(!schema.migrationChanges(from: store.schema).contains(where: PersistentStore.needsRecord),
@@ -108,6 +109,7 @@ enum MigrationFixtures {
         try store.close()
         let replayed = try PersistentStore.open(at: directory, schema: schema, options: options(fs))
         #expect(dump(replayed) == after, "replaying the migration record differs", sourceLocation: sourceLocation)
+        #expect(replayed.lastLSN == migratedAt, "reopening with the same schema migrated again", sourceLocation: sourceLocation)
         try replayed.checkpoint()
         try replayed.close()
         let fromSnapshot = try PersistentStore.open(at: directory, schema: schema, options: options(fs))
