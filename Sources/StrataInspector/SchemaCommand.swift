@@ -6,19 +6,25 @@ import Strata
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
-        abstract: "Print the stored schema, readable or as JSON (the form `create --schema` reads).",
-        discussion: "Example:\n  strata schema todo.strata --json > schema.json")
+        abstract: "Print the stored schema, readable or as JSON (the form `create --schema` reads), or its versions.",
+        discussion: "Examples:\n  strata schema todo.strata --json > schema.json\n  strata schema todo.strata --history")
 
     @OptionGroup var target: StoreArgument
 
     @Flag(help: "Print the schema's JSON form.")
     var json = false
 
+    @Flag(help: "List the schema versions the store has been through: the LSN that recorded each, its label and what changed.")
+    var history = false
+
     func run() throws {
         try reportingFailures {
-            let schema = try StoreInspector.open(at: target.store).store.schema
+            let store = try StoreInspector.open(at: target.store).store
+            let schema = store.schema
             let out = OutputBuffer()
-            if json {
+            if history {
+                Self.printHistory(store.schemaHistory, to: out)
+            } else if json {
                 out.line(schema.jsonString(prettyPrinted: true).trimmingCharacters(in: .newlines))
             } else {
                 for (index, entity) in schema.entities.enumerated() {
@@ -36,6 +42,23 @@ struct SchemaCommand: ParsableCommand {
                 }
             }
             try out.flush()
+        }
+    }
+
+    /// One line per version: number, LSN, label, then its changes indented below it.
+    static func printHistory(_ history: [SchemaHistoryEntry], to out: OutputBuffer) {
+        guard !history.isEmpty else {
+            out.line("No schema history: the store's snapshot predates it, and no migration followed.")
+            return
+        }
+        let rows = [["version", "LSN", "label", "what"]] + history.enumerated().map { index, entry in
+            [String(index + 1), String(entry.lsn), entry.label.isEmpty ? "-" : entry.label,
+             index == 0 && entry.changes.isEmpty ? "created" : "migrated, \(entry.changes.count) \(entry.changes.count == 1 ? "change" : "changes")"]
+        }
+        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        for (index, row) in rows.enumerated() {
+            out.line(TableWriter.pad(row, widths: widths))
+            if index > 0 { for change in history[index - 1].changes { out.line("    \(change)") } }
         }
     }
 

@@ -95,6 +95,10 @@ extension ModelMacro: MemberMacro {
             if let options = property.attributeArguments?.filter({ $0.label == nil }), !options.isEmpty {
                 arguments.append("options: [\(options.map(\.expression.trimmedDescription).joined(separator: ", "))]")
             }
+            if let originalName = property.attributeArguments?.first(where: { $0.label?.text == "originalName" })?.expression,
+               !originalName.is(NilLiteralExprSyntax.self) {
+                arguments.append("originalName: \(originalName.trimmedDescription)")
+            }
         }
         return "Strata.ModelProperty(\(arguments.joined(separator: ", ")))"
     }

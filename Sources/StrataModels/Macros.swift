@@ -36,12 +36,14 @@
 @attached(extension, conformances: PersistentModel, Observable)
 public macro Model() = #externalMacro(module: "StrataMacros", type: "ModelMacro")
 
-/// Options of a persisted attribute, such as validation rules: `@Attribute(.length(1...200))`.
+/// Options of a persisted attribute, such as validation rules: `@Attribute(.length(1...200))`,
+/// and its name in the previous schema version when it was renamed:
+/// `@Attribute(originalName: "name") var title: String` (a lightweight migration then keeps
+/// the values; see the "Migrating a store" article).
 ///
-/// Uniqueness (`.unique`) and renames (`originalName:`) join here with the issues that add
-/// them to the schema.
+/// Uniqueness (`.unique`) joins the options with the issue that adds it to the schema.
 @attached(peer)
-public macro Attribute(_ options: Strata.Attribute.Option...) = #externalMacro(module: "StrataMacros", type: "AttributeMacro")
+public macro Attribute(_ options: Strata.Attribute.Option..., originalName: String? = nil) = #externalMacro(module: "StrataMacros", type: "AttributeMacro")
 
 /// A relationship's delete rule and inverse: `@Relationship(deleteRule: .cascade, inverse: \TodoItem.list)`.
 ///

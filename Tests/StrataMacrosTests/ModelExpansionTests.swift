@@ -164,6 +164,9 @@ import Testing
         ("@Relationship(deleteRule: .deny) var pets: [Pet] = []", "Strata.modelValueKind(([Pet]).self)", #"Strata.ModelProperty("p", _$kind_p, deleteRule: .deny)"#),
         ("@Relationship(inverse: \\Person.home) var home: Home?", "Strata.modelValueKind((Home?).self)", #"Strata.ModelProperty("p", _$kind_p, deleteRule: .nullify, inverse: \Person.home)"#),
         ("@Attribute(.length(1...9), .pattern(\"[a-z]+\")) var code: String", "Strata.modelValueKind((String).self)", #"Strata.ModelProperty("p", _$kind_p, options: [.length(1 ... 9), .pattern("[a-z]+")])"#),
+        (#"@Attribute(originalName: "name") var title: String"#, "Strata.modelValueKind((String).self)", #"Strata.ModelProperty("p", _$kind_p, originalName: "name")"#),
+        (#"@Attribute(.length(1...9), originalName: "old") var code: String = "a""#, "Strata.modelValueKind((String).self)", #"Strata.ModelProperty("p", _$kind_p, default: "a", options: [.length(1 ... 9)], originalName: "old")"#),
+        ("@Attribute(originalName: nil) var plain: Int", "Strata.modelValueKind((Int).self)", #"Strata.ModelProperty("p", _$kind_p)"#),
         ("var inferred = true", "Strata.modelValueKind((Bool).self)", #"Strata.ModelProperty("p", _$kind_p, default: true)"#),
         (#"var inferredText = "x""#, "Strata.modelValueKind((String).self)", #"Strata.ModelProperty("p", _$kind_p, default: "x")"#),
     ])

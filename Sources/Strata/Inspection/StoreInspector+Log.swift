@@ -8,7 +8,7 @@ public struct LogEntry: Sendable, Hashable {
     public var lsn: UInt64
     /// When it was committed.
     public var time: Date
-    /// `metadata`, `save`, `batch update`, `batch delete`, `batch insert`, or
+    /// `metadata`, `save`, `batch update`, `batch delete`, `batch insert`, `migration`, or
     /// `unknown (N)` for a kind this build does not know.
     public var kind: String
     /// Rows changed, per entity, in schema order; entities it did not touch are left out.
@@ -46,23 +46,43 @@ extension StoreInspector {
     /// - Complexity: O(bytes of the listed payloads).
     public func log(from: UInt64 = 0, limit: Int? = nil) -> [LogEntry] {
         let matching = records.filter { $0.lsn >= from }
-        return (limit.map { Array(matching.prefix(max(0, $0))) } ?? matching).map(entry(for:))
+        let listed = limit.map { Array(matching.prefix(max(0, $0))) } ?? matching
+        // Each transaction is decoded with the layouts of the schema it was written with:
+        // the snapshot's, then the metadata frame's, then each migration's.
+        func layouts(of schema: Schema) -> [EntityLayout] {
+            schema.entities.enumerated().map { EntityLayout(entity: $1, index: $0, schema: schema) }
+        }
+        var current = snapshot.flatMap { try? StoreMetadata(decoding: $0.metadata) }.map { layouts(of: $0.schema) } ?? store.layouts
+        var byLSN: [UInt64: [EntityLayout]] = [:]
+        let wanted = Set(listed.map(\.lsn))
+        for record in records {
+            if wanted.contains(record.lsn) { byLSN[record.lsn] = current }
+            switch TransactionKind(rawValue: record.kind) {
+            case .metadata?:
+                if let metadata = try? StoreMetadata(decoding: record.payload) { current = layouts(of: metadata.schema) }
+            case .migration?:
+                if let step = (try? MigrationRecord(decoding: record.payload))?.steps.last { current = layouts(of: step.metadata.schema) }
+            default:
+                break
+            }
+        }
+        return listed.map { entry(for: $0, layouts: byLSN[$0.lsn] ?? store.layouts) }
     }
 
-    private func entry(for record: LogRecord) -> LogEntry {
+    private func entry(for record: LogRecord, layouts: [EntityLayout]) -> LogEntry {
         let kind = TransactionKind(rawValue: record.kind)
         return LogEntry(lsn: record.lsn, time: Date(timeIntervalSince1970: Double(record.timestamp) / 1_000_000),
                         kind: kind?.name ?? "unknown (\(record.kind))",
-                        changes: (try? changeCounts(record.payload, kind: kind)) ?? [],
+                        changes: (try? changeCounts(record.payload, kind: kind, layouts: layouts)) ?? [],
                         bytesOnDisk: record.bytesOnDisk, payloadBytes: record.payload.count,
                         segment: record.segment, offset: record.offset)
     }
 
-    private func changeCounts(_ payload: [UInt8], kind: TransactionKind?) throws -> [EntityChangeCounts] {
-        var counts = store.layouts.map { EntityChangeCounts(entity: $0.entity.name) }
+    private func changeCounts(_ payload: [UInt8], kind: TransactionKind?, layouts: [EntityLayout]) throws -> [EntityChangeCounts] {
+        var counts = layouts.map { EntityChangeCounts(entity: $0.entity.name) }
         switch kind {
         case .save?, .batchInsert?:
-            for (index, changes) in try ChangesetCodec.decode(payload, layouts: store.layouts).entities {
+            for (index, changes) in try ChangesetCodec.decode(payload, layouts: layouts).entities {
                 counts[index].inserted += changes.inserts.count
                 counts[index].updated += changes.updates.count
                 counts[index].deleted += changes.deletes.count
@@ -78,7 +98,8 @@ extension StoreInspector {
             for (index, byProperty) in record.nullifications where counts.indices.contains(index) {
                 counts[index].updated += byProperty.values.reduce(0) { $0 + $1.count }
             }
-        case .metadata?, nil:
+        case .metadata?, .migration?, nil:
+            // A migration changes the schema, not rows (see `strata schema --history`).
             break
         }
         return counts.filter { $0.inserted + $0.updated + $0.deleted > 0 }

@@ -23,7 +23,7 @@ extension Schema {
 
 extension Entity {
     /// The keys of an entity object.
-    static let jsonKeys = ["name", "attributes", "relationships"]
+    static let jsonKeys = ["name", "attributes", "relationships", "originalName"]
 
     /// Reads the entity at `index` of the `entities` array.
     init(json: JSONValue, index: Int) throws(StrataError) {
@@ -39,12 +39,13 @@ extension Entity {
             relationships.append(try Relationship(json: item, entity: name, index: position))
         }
         self.init(name: name, attributes: attributes, relationships: relationships)
+        if reader.optional("originalName") != nil { originalName = try reader.requiredString("originalName") }
     }
 }
 
 extension Attribute {
     /// The keys of an attribute object.
-    static let jsonKeys = ["name", "type", "optional", "default", "validation"]
+    static let jsonKeys = ["name", "type", "optional", "default", "validation", "originalName"]
 
     /// Reads attribute number `index` of entity `entity`.
     init(json: JSONValue, entity: String, index: Int) throws(StrataError) {
@@ -69,6 +70,7 @@ extension Attribute {
         }
         self.init(name: name, type: type, isOptional: isOptional, defaultValue: defaultValue,
                   validationRules: rules)
+        if reader.optional("originalName") != nil { originalName = try reader.requiredString("originalName") }
     }
 }
 

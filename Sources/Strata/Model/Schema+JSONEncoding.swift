@@ -11,11 +11,13 @@ extension Schema {
 extension Entity {
     /// `{"name", "attributes", "relationships"}`, both arrays always present.
     var json: JSONValue {
-        .object([
+        var members: [(key: String, value: JSONValue)] = [
             ("name", .string(name)),
             ("attributes", .array(attributes.map(\.json))),
             ("relationships", .array(relationships.map(\.json))),
-        ])
+        ]
+        if let originalName { members.append(("originalName", .string(originalName))) }
+        return .object(members)
     }
 }
 
@@ -28,6 +30,7 @@ extension Attribute {
         if !defaultValue.isNull { members.append(("default", defaultValue.jsonValue)) }
         let rules = validationRules.compactMap(\.json)
         if !rules.isEmpty { members.append(("validation", .array(rules))) }
+        if let originalName { members.append(("originalName", .string(originalName))) }
         return .object(members)
     }
 }

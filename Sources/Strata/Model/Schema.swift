@@ -25,6 +25,9 @@ public struct Entity: Sendable, Hashable {
     public var attributes: [Attribute]
     /// The relationships, in declaration order.
     public var relationships: [Relationship]
+    /// The entity's name in the previous schema version when it was renamed (Core Data's
+    /// renaming identifier); see <doc:MigratingAStore>. Never stored in the store.
+    public var originalName: String?
 
     /// Creates an entity.
     public init(name: String, attributes: [Attribute] = [], relationships: [Relationship] = []) {
@@ -64,6 +67,9 @@ public struct Attribute: Sendable, Hashable {
     /// Whether the attribute is required is ``isOptional``, not a rule. See ``ValidationRule``
     /// for how custom (closure) rules compare and why they are not written to JSON.
     public var validationRules: [ValidationRule]
+    /// The attribute's name in the previous schema version when it was renamed (Core Data's
+    /// renaming identifier); see <doc:MigratingAStore>. Never stored in the store.
+    public var originalName: String?
 
     /// Creates an attribute.
     public init(name: String, type: AttributeType, isOptional: Bool = false,

@@ -106,6 +106,8 @@ enum TransactionKind: UInt8, Sendable, CaseIterable {
     case batchDelete = 4
     /// A batch insert request.
     case batchInsert = 5
+    /// A schema migration (`MigrationRecord`): every step of it, as one transaction.
+    case migration = 6
 
     /// A lowercase name for tools (`strata log`).
     var name: String {
@@ -115,6 +117,7 @@ enum TransactionKind: UInt8, Sendable, CaseIterable {
         case .batchUpdate: return "batch update"
         case .batchDelete: return "batch delete"
         case .batchInsert: return "batch insert"
+        case .migration: return "migration"
         }
     }
 }

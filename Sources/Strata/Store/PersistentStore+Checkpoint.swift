@@ -22,7 +22,8 @@ extension PersistentStore {
             return (state.head, state.nextPrimaryKeys)
         }
         defer { writer.withLock { $0.checkpointRunning = false } }
-        let metadata = StoreMetadata(storeID: storeID, schema: schema, nextPrimaryKeys: keys)
+        var metadata = StoreMetadata(storeID: storeID, schema: schema, nextPrimaryKeys: keys)
+        metadata.history = schemaHistory
         let size = try engine.completeCheckpoint(lsn: version.lsn, tables: layouts.map(\.table),
                                                  metadata: metadata.encoded(includingKeys: true)) { writer in
             for table in version.tables {

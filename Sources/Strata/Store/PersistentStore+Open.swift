@@ -6,12 +6,18 @@ extension PersistentStore {
     ///
     /// - Parameters:
     ///   - directory: the store's directory; created (owner-only) when it does not exist.
-    ///   - schema: the application's schema; it must match the stored one (differences in
-    ///     defaults, validation and delete rules are allowed). `nil` opens the store with its
+    ///   - schema: the application's schema. When it stores something the stored schema does
+    ///     not, the store is migrated first, as one atomic transaction, if a lightweight
+    ///     migration can do it (see <doc:MigratingAStore>); differences in defaults,
+    ///     validation and delete rules need no migration. `nil` opens the store with its
     ///     stored schema (tools do this) but cannot create a new store.
-    ///   - options: durability, checkpoint policy, read-only, recovery mode.
-    /// - Throws: `StrataError` `.schemaMismatch` listing the differences; `StorageError`
-    ///   (`locked`, `corrupted`, `notAStore`, `unsupportedFormat`, `io`, `diskFull`).
+    ///   - options: durability, checkpoint policy, read-only, recovery mode, whether to
+    ///     migrate (``Options/lightweightMigration``).
+    /// - Throws: `StrataError` `.migrationRequired` (nothing written) listing every
+    ///   difference when one needs a custom stage, migration is off or the open is
+    ///   read-only; `.schemaMismatch` when a new store is opened without a schema;
+    ///   `StorageError` (`locked`, `corrupted`, `notAStore`, `unsupportedFormat`, `io`,
+    ///   `diskFull`).
     /// - Complexity: O(size of the snapshot + log replayed).
     public static func open(at directory: String, schema: Schema? = nil,
                             options: Options = Options()) throws -> PersistentStore {
@@ -26,7 +32,7 @@ extension PersistentStore {
         }
     }
 
-    static func load(directory: String, schema appSchema: Schema?, options: Options,
+    static func load(directory: String, schema appSchema: Schema?, plan: MigrationPlan? = nil, options: Options,
                              engine: StorageEngine, recovered: RecoveredState) throws -> PersistentStore {
         func corrupt(_ what: String, _ error: any Error) -> StorageError {
             StorageError(.corrupted, "\(what) in \(directory) does not decode (\(error)). Restore from a backup.", file: directory)
@@ -35,7 +41,6 @@ extension PersistentStore {
         var tables: [EntityTable] = []
         var layouts: [EntityLayout] = []
         func adopt(_ stored: StoreMetadata) throws {
-            if let appSchema { try appSchema.checkCompatible(withStored: stored.schema) }
             try checkSupported(stored.schema)
             layouts = stored.schema.entities.enumerated().map { EntityLayout(entity: $1, index: $0, schema: stored.schema) }
             metadata = stored
@@ -66,9 +71,20 @@ extension PersistentStore {
                 switch TransactionKind(rawValue: record.kind) {
                 case .metadata?:
                     if metadata == nil {
-                        try adopt(try StoreMetadata(decoding: record.payload))
+                        var created = try StoreMetadata(decoding: record.payload)
+                        // The store's first version is the one this frame records.
+                        created.history = [SchemaHistoryEntry(lsn: record.lsn, label: created.history.first?.label ?? "", changes: [])]
+                        try adopt(created)
                         version.tables = layouts.map { EntityTable(layout: $0) }
                     }
+                case .migration?:
+                    guard metadata != nil else { throw PayloadError("a migration before the store's metadata") }
+                    var state = MigrationState(metadata: metadata!, layouts: layouts, tables: version.tables)
+                    for step in try MigrationRecord(decoding: record.payload).steps {
+                        try checkSupported(step.metadata.schema)
+                        try state.apply(step, lsn: record.lsn)
+                    }
+                    (metadata, layouts, version.tables) = (state.metadata, state.layouts, state.tables)
                 case .save?, .batchInsert?:
                     guard metadata != nil else { throw PayloadError("a save before the store's metadata") }
                     let changes = try ChangesetCodec.decode(record.payload, layouts: layouts)
@@ -89,6 +105,19 @@ extension PersistentStore {
             }
             version = StoreVersion(lsn: record.lsn, tables: version.tables)
         }
+        if let appSchema, let current = metadata {
+            var state = MigrationState(metadata: current, layouts: layouts, tables: version.tables)
+            let steps = try migrationSteps(&state, to: appSchema, plan: plan, options: options, directory: directory,
+                                           lsn: version.lsn + 1)
+            if !steps.isEmpty {
+                let lsn = try engine.append(kind: TransactionKind.migration.rawValue, payload: MigrationRecord(steps: steps).encoded())
+                guard lsn == version.lsn + 1 else {
+                    throw StorageError(.corrupted, "The migration was logged as transaction \(lsn), but the store's last transaction was \(version.lsn); reopen the store.", file: directory)
+                }
+                (metadata, layouts) = (state.metadata, state.layouts)
+                version = StoreVersion(lsn: lsn, tables: state.tables)
+            }
+        }
         if metadata == nil {
             if let appSchema { try checkSupported(appSchema) }
             guard let appSchema else {
@@ -98,14 +127,22 @@ extension PersistentStore {
                 }
                 throw StrataError(.schemaMismatch, "The store at \(directory) is new and empty; creating a store needs a schema.")
             }
-            let created = StoreMetadata(storeID: UUID(), schema: appSchema, nextPrimaryKeys: Array(repeating: 1, count: appSchema.entities.count))
+            var created = StoreMetadata(storeID: UUID(), schema: appSchema.withoutOriginalNames, nextPrimaryKeys: Array(repeating: 1, count: appSchema.entities.count))
+            if let label = plan?.versions.last?.identifier {
+                created.history = [SchemaHistoryEntry(lsn: 1, label: label, changes: [])]
+            }
             try adopt(created)
             let lsn = try engine.append(kind: TransactionKind.metadata.rawValue, payload: created.encoded(includingKeys: false))
+            if metadata!.history.isEmpty || metadata!.history[0].lsn != lsn {
+                metadata!.history = [SchemaHistoryEntry(lsn: lsn, label: plan?.versions.last?.identifier ?? "", changes: [])]
+            }
             version = StoreVersion(lsn: lsn, tables: layouts.map { EntityTable(layout: $0) })
         }
-        return PersistentStore(directory: directory, storeID: metadata!.storeID, schema: metadata!.schema,
+        let store = PersistentStore(directory: directory, storeID: metadata!.storeID, schema: metadata!.schema,
                                validationSchema: appSchema ?? metadata!.schema, report: recovered.report, options: options, layouts: layouts, engine: engine,
                                version: version, nextPrimaryKeys: metadata!.nextPrimaryKeys)
+        store.schemaHistoryStorage.withLock { $0 = metadata!.history }
+        return store
     }
 
     /// Refuses what this version of the store cannot keep, rather than losing it silently.

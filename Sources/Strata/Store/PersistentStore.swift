@@ -55,6 +55,8 @@ public final class PersistentStore: Sendable {
     /// Per layout, the stored property values a newly inserted object starts with: each
     /// attribute's default in ``validationSchema`` (else in the stored schema), else null.
     let insertDefaults: [[AttributeValue]]
+    /// The schema versions the store has been through (set once by the open).
+    let schemaHistoryStorage = Locked<[SchemaHistoryEntry]>([])
 
     init(directory: String, storeID: UUID, schema: Schema, validationSchema: Schema, report: RecoveryReport,
          options: Options, layouts: [EntityLayout], engine: StorageEngine, version: StoreVersion,

@@ -10,6 +10,9 @@ struct StoreMetadata: Sendable {
     var schema: Schema
     /// The next primary key to hand out, per entity index (snapshot metadata only).
     var nextPrimaryKeys: [Int64]
+    /// The schema versions the store has been through (snapshot metadata only; a trailing
+    /// section that readers before it ignore).
+    var history: [SchemaHistoryEntry] = []
 
     func encoded(includingKeys: Bool) -> [UInt8] {
         var w = ByteWriter(capacity: 1024)
@@ -20,6 +23,7 @@ struct StoreMetadata: Sendable {
         w.write(schemaBytes)
         w.write(UInt32(includingKeys ? nextPrimaryKeys.count : 0))
         if includingKeys { for key in nextPrimaryKeys { w.write(key) } }
+        if !history.isEmpty { SchemaHistoryEntry.encode(history, into: &w) }
         return w.bytes
     }
 
@@ -39,5 +43,6 @@ struct StoreMetadata: Sendable {
         let count = Int(try r.readUInt32())
         guard count <= r.remaining / 8 else { throw PayloadError("impossible key count") }
         nextPrimaryKeys = try (0..<count).map { _ in try r.readInt64() }
+        if !r.isAtEnd { history = try SchemaHistoryEntry.decode(&r) }
     }
 }

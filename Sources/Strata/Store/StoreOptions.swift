@@ -10,6 +10,11 @@ extension PersistentStore {
         /// (and at least as many as the last snapshot's size); `nil` turns it off.
         /// Default 64 MiB.
         public var automaticCheckpointBytes: Int64? = 64 << 20
+        /// Whether opening a store with a schema that differs from the stored one migrates
+        /// it when a lightweight (inferred) migration can (see <doc:MigratingAStore>); when
+        /// `false`, such an open fails with ``StrataError/Code/migrationRequired``. Default
+        /// `true`.
+        public var lightweightMigration = true
 
         /// The defaults: durable saves, strict recovery, automatic checkpoints.
         public init() {}

@@ -11,6 +11,9 @@ public struct ModelProperty: Sendable {
     public let defaultValue: AttributeValue
     /// The options of `@Attribute(...)`.
     public let options: [Attribute.Option]
+    /// The attribute's name in the previous schema version, from
+    /// `@Attribute(originalName:)` (a rename a lightweight migration follows), or `nil`.
+    public let originalName: String?
     /// The delete rule of `@Relationship(deleteRule:)` (`.nullify` when not given).
     public let deleteRule: DeleteRule
     /// The inverse of `@Relationship(inverse:)`, by name, or `nil` to infer it.
@@ -19,15 +22,19 @@ public struct ModelProperty: Sendable {
     public let destinationType: (any PersistentModel.Type)?
 
     /// Describes an attribute, or a relationship without `@Relationship`.
-    public init<Value>(_ name: String, _ kind: ModelValueKind<Value>, options: [Attribute.Option] = []) {
-        self.init(name: name, kind: kind, defaultValue: .null, options: options, deleteRule: .nullify, inverse: nil)
+    public init<Value>(_ name: String, _ kind: ModelValueKind<Value>, options: [Attribute.Option] = [],
+                       originalName: String? = nil) {
+        self.init(name: name, kind: kind, defaultValue: .null, options: options, deleteRule: .nullify, inverse: nil,
+                  originalName: originalName)
     }
 
     /// Describes an attribute with a declared default.
-    public init<Value>(_ name: String, _ kind: ModelValueKind<Value>, default value: Value, options: [Attribute.Option] = []) {
+    public init<Value>(_ name: String, _ kind: ModelValueKind<Value>, default value: Value, options: [Attribute.Option] = [],
+                       originalName: String? = nil) {
         let stored: AttributeValue
         if case .attribute = kind.role { stored = kind.encode(value) } else { stored = .null }
-        self.init(name: name, kind: kind, defaultValue: stored, options: options, deleteRule: .nullify, inverse: nil)
+        self.init(name: name, kind: kind, defaultValue: stored, options: options, deleteRule: .nullify, inverse: nil,
+                  originalName: originalName)
     }
 
     /// Describes a relationship declared with `@Relationship(deleteRule:inverse:)`.
@@ -44,8 +51,10 @@ public struct ModelProperty: Sendable {
     }
 
     private init<Value>(name: String, kind: ModelValueKind<Value>, defaultValue: AttributeValue,
-                        options: [Attribute.Option], deleteRule: DeleteRule, inverse: String?) {
+                        options: [Attribute.Option], deleteRule: DeleteRule, inverse: String?,
+                        originalName: String? = nil) {
         self.name = name
+        self.originalName = originalName
         switch kind.role {
         case .attribute(let type, let optional): role = .attribute(type, isOptional: optional)
         case .toOne(let destination): role = .toOne(destination: destination)

@@ -28,8 +28,10 @@ extension Schema {
             for property in properties {
                 switch property.role {
                 case .attribute(let type, let optional):
-                    attributes.append(Attribute(name: property.name, type: type, isOptional: optional,
-                                                defaultValue: property.defaultValue).applying(property.options))
+                    var attribute = Attribute(name: property.name, type: type, isOptional: optional,
+                                              defaultValue: property.defaultValue).applying(property.options)
+                    attribute.originalName = property.originalName
+                    attributes.append(attribute)
                 case .toOne(let destination), .toMany(let destination):
                     let inverse = try Self.inverse(of: property, in: name, destination: destination, among: described)
                     var isToMany = false

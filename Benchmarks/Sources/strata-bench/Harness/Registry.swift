@@ -18,6 +18,7 @@ enum Registry {
         TypedModels.insert,
         TypedModels.sortedFetch,
         TypedModels.predicateCount,
+        MigrateAddColumn.workload,
     ]
 
     /// The storage engine's micro-benchmarks, run after the workloads; group "storage".
@@ -34,6 +35,7 @@ enum Registry {
         AsyncFetchResponsiveness.overSynchronous,
         CheckAll.ids,
         CheckAll.merge,
+        MigrateAddColumn.overPlainOpen,
     ]
 
     /// The workload named `name`, if any.
