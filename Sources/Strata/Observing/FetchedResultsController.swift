@@ -14,7 +14,8 @@ internal import StrataStorage
 /// Use it on its context's queue. Its ``changes`` and ``didChange`` are called there too,
 /// after the context's queue has run whatever was scheduled before the commit's
 /// notification. The objects it hands out are its context's: to see other contexts' new
-/// values in them, set ``ObjectContext/automaticallyMergesChangesFromStore``.
+/// values in them, set ``ObjectContext/automaticallyMergesChangesFromStore`` (the
+/// controller's loaded objects are then merged before each change is reported).
 ///
 /// For example:
 /// ```swift
@@ -189,6 +190,9 @@ public final class FetchedResultsController<ResultType>: @unchecked Sendable {
         let change = difference(from: old, to: new)
         synced = new
         guard let change, !change.isEmpty else { return }
+        if context.automaticallyMergesChangesFromStore {
+            context.catchUpLoadedObjects(entity: plan.layout.index, to: new)
+        }
         didChange?(change)
         for continuation in continuations.withLock({ Array($0.values) }) { continuation.yield(change) }
     }
