@@ -19,7 +19,7 @@ import StrataStorage
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
     FileHandle.standardError.write(Data(("usage: strata-profile insert|saves|snapshot-load|append|open|batch-insert|"
-        + "batch-update|batch-delete|predicate-count|predicate-ids|sorted-fetch COUNT\n").utf8))
+        + "batch-update|batch-delete|predicate-count|predicate-ids|sorted-fetch|observe COUNT\n").utf8))
     exit(2)
 }
 let root = FileManager.default.temporaryDirectory
@@ -274,6 +274,8 @@ case "sorted-fetch":
     let characters = try profiledSortedFetch(ObjectContext(store: store))
     precondition(characters > 0)
     try store.close()
+case "observe":
+    try measureObservation(directory: directory, count: count)
 default:
     FileHandle.standardError.write(Data("unknown case \(arguments[1])\n".utf8))
     exit(2)

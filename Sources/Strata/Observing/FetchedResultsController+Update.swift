@@ -42,7 +42,10 @@ extension FetchedResultsController {
     func difference(from old: StoreVersion, to new: StoreVersion) -> FetchedResultsChange? {
         let request = plan.request
         let incremental = request.fetchLimit == 0 && request.fetchOffset == 0 && !plan.followsRelationships
-        let limit = incremental ? max(OrderedKeys.chunkSize, keys.count / 8) : 0
+        // Past an eighth of the entity's rows, fetching again costs less than placing each
+        // changed row (O(log n) lookups apiece); a few chunks' worth always goes row by row.
+        let rows = new.tables[plan.layout.index].rowCount
+        let limit = incremental ? max(4 * EntityTable.chunkRows, rows / 8) : 0
         let delta = new.delta(ofEntity: plan.layout.index, since: old, limit: limit)
         if let delta, delta.isEmpty, incremental { return nil }
         if let delta, incremental { return apply(delta, from: old, to: new) }

@@ -119,7 +119,7 @@ import StrataTestSupport
     @Test func aBigBatchUpdateIsOneChange() throws {
         let fixture = try StoreFixture(ObservingFixture.schema, options: ObservingFixture.options)
         defer { fixture.remove() }
-        let count = 3_000
+        let count = 10_000   // more than an eighth of the rows changes: the fetch-again path
         var insert = BatchInsertRequest(entityName: "Task", count: count) { i, row in
             row = ["title": .string("t\(i)"), "rank": .int(Int64(i % 50)), "done": .bool(false)]
         }
