@@ -41,6 +41,7 @@ func measureObservation(directory: String, count: Int, saves: Int = 500) throws 
     let fetchStart = clock.now
     try view.performAndWait { try controller.performFetch() }
     let fetchTime = clock.now - fetchStart
+    let fetched = view.performAndWait { controller.count }
     let arrival = Arrival()
     let signal = DispatchSemaphore(value: 0)
     view.performAndWait {
@@ -78,7 +79,7 @@ func measureObservation(directory: String, count: Int, saves: Int = 500) throws 
         return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
     }
     let report = """
-        observe \(count): fetch of \(controller.count) sorted rows \(fetchTime)
+        observe \(count): fetch of \(fetched) sorted rows \(fetchTime)
           one-object save -> controller change, from the save's start: p50 \(percentile(fromStart, 0.5)), p99 \(percentile(fromStart, 0.99)) (\(saves) saves)
           one-object save -> controller change, from the save's return: p50 \(percentile(fromReturn, 0.5)), p99 \(percentile(fromReturn, 0.99))
           batch update of \(count) rows -> controller change: \(batchTime), \(batchChanges) change(s)

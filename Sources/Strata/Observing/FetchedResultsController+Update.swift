@@ -4,16 +4,17 @@ extension FetchedResultsController {
     /// A result's sort values in `version` (and its row there), or `nil` when the row does
     /// not exist there or does not match the predicate.
     private func matchingSortValues(_ key: Int64, in version: StoreVersion) -> [AttributeValue]? {
-        let table = version.tables[plan.layout.index]
-        guard let location = table.locate(key), plan.matches(version, chunk: location.chunk, row: location.row) else { return nil }
-        return plan.sort.map { table.value($0.property, at: location) }
+        guard let location = version.withTable(plan.layout.index, { $0.locate(key) }),
+              plan.matches(version, chunk: location.chunk, row: location.row) else { return nil }
+        return version.withTable(plan.layout.index) { table in plan.sort.map { table.value($0.property, at: location) } }
     }
 
     /// The sort values of the row with `key` in `version` (it must exist there).
     private func sortValues(_ key: Int64, in version: StoreVersion) -> [AttributeValue] {
-        let table = version.tables[plan.layout.index]
-        guard let location = table.locate(key) else { return [] }
-        return plan.sort.map { table.value($0.property, at: location) }
+        version.withTable(plan.layout.index) { table in
+            guard let location = table.locate(key) else { return [] }
+            return plan.sort.map { table.value($0.property, at: location) }
+        }
     }
 
     /// Whether the result (`a`, `aKey`) comes before (`b`, `bKey`): the fetch's order, ties
@@ -123,7 +124,7 @@ extension FetchedResultsController {
         let oldKeys = keys.all
         var newIndex = [Int64: Int](minimumCapacity: items.count)
         for (offset, item) in items.enumerated() { newIndex[item.primaryKey] = offset }
-        let table = new.tables[plan.layout.index]
+        let table = new.tables[plan.layout.index], oldTable = old.tables[plan.layout.index]
         let entity = plan.layout.entity.name, storeID = context.store.storeID
         func id(_ key: Int64) -> ObjectID { ObjectID(storeID: storeID, entityName: entity, primaryKey: key) }
         var changes: [CollectionDifference<ObjectID>.Change] = []
@@ -137,8 +138,15 @@ extension FetchedResultsController {
             kept[newOffset] = true
             guard case .row(_, let chunk, let row) = items[newOffset], table.chunks[chunk].version(at: row) > old.lsn else { continue }
             updated.append(newOffset)
-            let after = plan.sort.map { plan.value(of: items[newOffset], property: $0.property, version: new) }
-            if sortValues(key, in: old) != after {
+            var moved = false
+            if !plan.sort.isEmpty {
+                if let location = oldTable.locate(key) {
+                    moved = plan.sort.contains { oldTable.value($0.property, at: location) != table.value($0.property, at: (chunk, row)) }
+                } else {
+                    moved = true
+                }
+            }
+            if moved {
                 changes.append(.remove(offset: offset, element: id(key), associatedWith: newOffset))
                 changes.append(.insert(offset: newOffset, element: id(key), associatedWith: offset))
             }
