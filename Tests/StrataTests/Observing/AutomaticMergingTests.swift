@@ -33,6 +33,9 @@ import StrataTestSupport
             #expect(try objects[0].string("group") == "mine", "its unsaved change stays on top")
             #expect(throws: StrataError.self) { try context.existingObject(with: ids[1]) }
             #expect(!context.registeredObjects.contains { $0 === objects[1] }, "the deleted object was dropped")
+            let gone = #expect(throws: StrataError.self) { try objects[1].string("title") }
+            #expect(gone?.code == .objectNotFound)
+            #expect(gone?.message.contains("deleted in the store") == true, "it says why")
             try context.save()   // merged, so no conflict
         }
     }
