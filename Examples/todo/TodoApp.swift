@@ -76,6 +76,10 @@ struct TodoApp {
             }
         }
 
+        // A live list of the items not done: a fetched-results controller on the context.
+        let (live, liveTime) = try Terminal.timed { try LiveList(context: context) }
+        live.show("fetched in \(Terminal.ms(liveTime))")
+
         // 4. "Check all": one batch update in the store, then merged into the context. The
         // result's IDs are key ranges (an ObjectIDSet): nothing to convert for a million rows.
         var checkAll = try BatchUpdateRequest(for: TodoItem.self, set: \.done, to: true, where: #Predicate { !$0.done })
@@ -94,6 +98,7 @@ struct TodoApp {
                      + "\(Terminal.ms(checkTime)), LSN \(checked.lsn); \(refreshed) loaded objects merged in "
                      + "\(Terminal.ms(refreshTime)); the first item now reads done = \(firstDone.map(String.init) ?? "-"); "
                      + "\(Terminal.grouped(doneCount)) items are done")
+        live.show("after check all, no refresh")
         if interruption.isInterrupted { try finish(exitCode: 130) }
 
         // 5. Single items through the context: add one, toggle one, delete one, each saved.
@@ -129,6 +134,7 @@ struct TodoApp {
             }
         }
         if let deleted { Terminal.out("Deleted \(deleted)  (delete + save: \(Terminal.ms(deleteTime)))") }
+        live.show("after the edits")
 
         // 6. Where the store stands.
         let remaining = try context.performAndWait {

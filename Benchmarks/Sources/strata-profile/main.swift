@@ -21,7 +21,7 @@ import StrataStorage
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
     FileHandle.standardError.write(Data(("usage: strata-profile insert|saves|snapshot-load|append|open|batch-insert|"
-        + "batch-update|batch-delete|predicate-count|predicate-ids|sorted-fetch|typed-insert|typed-sorted-fetch COUNT\n").utf8))
+        + "batch-update|batch-delete|predicate-count|predicate-ids|sorted-fetch|typed-insert|typed-sorted-fetch|observe COUNT\n").utf8))
     exit(2)
 }
 let root = FileManager.default.temporaryDirectory
@@ -303,6 +303,8 @@ case "typed-sorted-fetch":
     let characters = try profiledTypedSortedFetch(ObjectContext(store: store))
     precondition(characters > 0)
     try store.close()
+case "observe":
+    try measureObservation(directory: directory, count: count)
 default:
     FileHandle.standardError.write(Data("unknown case \(arguments[1])\n".utf8))
     exit(2)

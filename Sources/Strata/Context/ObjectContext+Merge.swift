@@ -18,7 +18,7 @@ extension ObjectContext {
             return
         }
         guard let row = readRow(of: object) else {
-            forget(object)
+            forgetDeletedInStore(object)
             return
         }
         object.committed = row.values
@@ -129,7 +129,7 @@ extension ObjectContext {
         for object in registeredObjects(in: updated) where object.committed != nil {
             refresh(object, mergeChanges: true)
         }
-        for object in registeredObjects(in: deleted) { forget(object) }
+        for object in registeredObjects(in: deleted) { forgetDeletedInStore(object) }
     }
 
     /// The objects of `ids` registered in this context: for a set of key ranges, either each
@@ -163,7 +163,7 @@ extension ObjectContext {
         return found
     }
 
-    private func forget(_ object: ManagedObject) {
+    func forget(_ object: ManagedObject) {
         object.lifecycle = .invalid
         object.pending = [:]
         changed[object.registryKey] = nil

@@ -125,7 +125,7 @@ extension FetchPlan {
         }
     }
 
-    private func compare(_ a: AttributeValue, _ b: AttributeValue, caseInsensitive: Bool) -> ComparisonResult {
+    func compare(_ a: AttributeValue, _ b: AttributeValue, caseInsensitive: Bool) -> ComparisonResult {
         switch (a.isNull, b.isNull) {
         case (true, true): return .orderedSame
         case (true, false): return .orderedAscending
