@@ -65,6 +65,41 @@ import Testing
         }
     }
 
+    /// A model made by its initializer keeps what it is given until it is inserted: reads
+    /// give the last value set (placeholders for none), and insertion makes those values
+    /// the new object's row, relationships included.
+    @Test func aModelNotInsertedYetKeepsItsValuesThroughInsertion() throws {
+        let typed = try TypedStore()
+        let context = typed.context()
+        let home = TodoList(title: "Home")
+        let milk = TodoItem(name: "milk", createdAt: Date(timeIntervalSince1970: 10))
+        milk.name = "oat milk"
+        milk.notes = "2 l"
+        milk.notes = nil
+        milk.priority = .high
+        milk.list = home
+        #expect(milk.name == "oat milk" && milk.notes == nil && milk.priority == .high && !milk.done)
+        #expect(milk.list === home && home.items.isEmpty)   // the inverse is kept once inserted
+        let k = Kinds()
+        #expect(k.int == 0 && k.string == "" && k.optionalInt == nil)
+        k.int64 = 64; k.optionalString = "set"
+        #expect(k.int64 == 64 && k.optionalString == "set" && k.int == 0)
+        try context.performAndWait {
+            context.insert(milk)
+            context.insert(k)
+            #expect(milk.name == "oat milk" && milk.list === home && home.items.map(\.name) == ["oat milk"])
+            try context.save()
+        }
+        let reader = typed.context()
+        try reader.performAndWait {
+            let item = try #require(try reader.fetch(FetchDescriptor<TodoItem>()).first)
+            #expect(item.name == "oat milk" && item.createdAt == Date(timeIntervalSince1970: 10))
+            #expect(item.notes == nil && item.priority == .high && !item.done && item.list?.title == "Home")
+            let kinds = try #require(try reader.fetch(FetchDescriptor<Kinds>()).first)
+            #expect(kinds.int64 == 64 && kinds.optionalString == "set" && kinds.int == 0 && kinds.optionalInt == nil)
+        }
+    }
+
     @Test func relationshipsKeepTheirInversesAndCascade() throws {
         let typed = try TypedStore()
         let context = typed.context()

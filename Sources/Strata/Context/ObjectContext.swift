@@ -77,6 +77,9 @@ public final class ObjectContext: @unchecked Sendable {
     /// The entity layout index of each `@Model` class used here, checked once against the
     /// store's layout (see `ObjectContext+Models.swift`).
     var modelLayoutIndexes: [ObjectIdentifier: Int] = [:]
+    /// The last entry looked up in ``modelLayoutIndexes``: inserts and fetches of one class in
+    /// a row skip the hash.
+    var lastModelLayout: (type: ObjectIdentifier, index: Int)?
     /// How observers of this context's models register (see ``ModelObservation``).
     public var modelObservation: ModelObservation
     /// The registrar the models of this context share under ``ModelObservation/sharedByContext``.
@@ -143,7 +146,12 @@ public final class ObjectContext: @unchecked Sendable {
     /// - Throws: `.unknownEntity` naming the nearest entity.
     @discardableResult
     public func insert(_ entityName: String) throws(StrataError) -> ManagedObject {
-        let layout = try store.layout(named: entityName)
+        insert(layout: try store.layout(named: entityName))
+    }
+
+    /// ``insert(_:)`` for an entity whose layout is known (the typed layer's path, which
+    /// looks its entity up once per context rather than by name per object).
+    func insert(layout: EntityLayout) -> ManagedObject {
         let key = store.allocatePrimaryKeys(entity: layout.index, count: 1).lowerBound
         let id = ObjectID(storeID: store.storeID, entityName: layout.entity.name, primaryKey: key)
         let registryKey = RegistryKey(entity: layout.index, primaryKey: key)

@@ -33,15 +33,15 @@ extension BatchInsertRequest {
             }
             return
         }
-        for (index, slot) in backing.detached.enumerated() {
-            let property = layout.properties[index]
-            switch (slot, property.role) {
-            case (.value(let value), .attribute):
-                row[property.name] = value
-            case (.models(let targets), .toOne):
+        for (index, property) in layout.properties.enumerated() {
+            switch property.role {
+            case .attribute:
+                if let stored = layout.storedIndex[index], let value = backing.detached.value(at: stored) { row[property.name] = value }
+            case .toOne:
+                guard let targets = backing.detached.models[index] else { continue }
                 guard let target = targets.first else { row[property.name] = .null; continue }
                 if let id = (target as? any PersistentModel)?.persistentModelID { row[property.name] = .int(id.primaryKey) }
-            default:
+            case .toMany:
                 continue
             }
         }

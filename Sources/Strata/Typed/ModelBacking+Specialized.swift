@@ -205,7 +205,7 @@ extension ModelBacking {
     @inline(__always)
     mutating func setAttribute<T: PersistentAttributeValue>(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<T>, _ value: T) {
         guard let object else {
-            keepDetached(layout, index, .value(value.persistentValue))
+            keepDetached(layout, index, value.persistentValue)
             return
         }
         guard let context = object.contextReference, let stored = layout.storedIndex[index] else { return }

@@ -7,17 +7,10 @@ public import Observation
 /// property through it, so faulting, uniquing, change tracking and validation are the
 /// managed object's, exactly as in the untyped API.
 public struct ModelBacking {
-    /// A value set on a model not inserted yet.
-    enum Slot {
-        case unset
-        case value(AttributeValue)
-        case models([AnyObject])
-    }
-
     /// The managed object, once inserted or fetched.
     var object: ManagedObject?
-    /// Values set before insertion, by declaration index (empty once attached).
-    var detached: [Slot] = []
+    /// Values set before insertion (empty once attached).
+    var detached = DetachedValues()
 
     /// The storage of a new model, not in any context yet.
     public init() {}
@@ -41,11 +34,13 @@ public struct ModelBacking {
     /// overloads fall back to.
     func genericValue<Value>(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Value>) -> Value {
         guard let object else {
-            guard index < detached.count else { return kind.placeholder() }
-            switch detached[index] {
-            case .unset: return kind.placeholder()
-            case .value(let stored): return kind.decode(stored) ?? kind.placeholder()
-            case .models(let models): return kind.fromModels(models)
+            switch kind.role {
+            case .attribute:
+                guard let stored = layout.storedIndex[index], let value = detached.value(at: stored) else { return kind.placeholder() }
+                return kind.decode(value) ?? kind.placeholder()
+            case .toOne, .toMany:
+                guard let models = detached.models[index] else { return kind.placeholder() }
+                return kind.fromModels(models)
             }
         }
         switch kind.role {
@@ -77,9 +72,9 @@ public struct ModelBacking {
     public mutating func setValue<Value>(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Value>, _ value: Value) {
         guard let object else {
             if case .attribute = kind.role {
-                keepDetached(layout, index, .value(kind.encode(value)))
+                keepDetached(layout, index, kind.encode(value))
             } else {
-                keepDetached(layout, index, .models(kind.models(value)))
+                detached.models[index] = kind.models(value)
             }
             return
         }
@@ -108,12 +103,11 @@ public struct ModelBacking {
 }
 
 extension ModelBacking {
-    /// Keeps a value set on a model not inserted yet, for ``ObjectContext/insert(_:)``.
-    mutating func keepDetached(_ layout: ModelLayout, _ index: Int, _ slot: Slot) {
-        if detached.isEmpty {
-            detached = Array(repeating: .unset, count: layout.properties.count)
-        }
-        detached[index] = slot
+    /// Keeps an attribute's value set on a model not inserted yet, for
+    /// ``ObjectContext/insert(_:)``.
+    mutating func keepDetached(_ layout: ModelLayout, _ index: Int, _ value: AttributeValue) {
+        guard let stored = layout.storedIndex[index] else { return }
+        detached.set(value, at: stored, storedCount: layout.storedNames.count)
     }
 }
 

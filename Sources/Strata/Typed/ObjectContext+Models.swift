@@ -14,7 +14,7 @@ extension ObjectContext {
     /// try context.save()
     /// ```
     public func insert<Model: PersistentModel>(_ model: Model) {
-        do { _ = try attach(model) } catch { deferModelError(error) }
+        do { _ = try attachModel(model) } catch { deferModelError(error) }
     }
 
     /// Marks a model object deleted; the delete rules of its relationships are applied at
@@ -82,7 +82,7 @@ extension ObjectContext {
         return try attachModel(model)
     }
 
-    private func attachModel<Model: PersistentModel>(_ model: Model) throws(StrataError) -> ManagedObject {
+    func attachModel<Model: PersistentModel>(_ model: Model) throws(StrataError) -> ManagedObject {
         if let object = model._$backing.object {
             guard object.contextReference === self else {
                 throw StrataError(.misuse, "\(object) belongs to another context; get it in this one with existingModel(for: \(object.objectID)).", entity: Model.entityName)
@@ -90,25 +90,27 @@ extension ObjectContext {
             return object
         }
         let layoutIndex = try modelLayoutIndex(Model.self)
-        let object = try insert(store.layouts[layoutIndex].entity.name)
-        let slots = model._$backing.detached
+        let object = insert(layout: store.layouts[layoutIndex])
+        let detached = model._$backing.detached
         model._$backing.object = object
-        model._$backing.detached = []
+        model._$backing.detached = DetachedValues()
         if model._$observation == nil, modelObservation == .sharedByContext {
             model._$observation = sharedModelRegistrar
         }
         object.typedModel = model
+        // The attributes set by the initializer become the new object's row as they are.
+        if let row = detached.row(defaults: store.insertDefaults[layoutIndex]) { object.committed = RowValues(row) }
+        guard !detached.models.isEmpty else { return object }
         let layout = Model._$layout
-        for (index, slot) in slots.enumerated() {
+        for index in detached.models.keys.sorted() {
+            let targets = detached.models[index] ?? []
             let name = layout.properties[index].name
-            switch (slot, layout.properties[index].role) {
-            case (.value(let value), .attribute):
-                if let stored = layout.storedIndex[index] { try object.setPending(stored, value) }
-            case (.models(let targets), .toOne):
+            switch layout.properties[index].role {
+            case .toOne:
                 try object.setObject(try targets.first.map { target throws(StrataError) in try attach(target) }, forKey: name)
-            case (.models(let targets), .toMany):
+            case .toMany:
                 for target in targets { try object.add(try attach(target), toKey: name) }
-            default:
+            case .attribute:
                 break
             }
         }
@@ -122,13 +124,18 @@ extension ObjectContext {
     ///   its stored properties differ from the class's.
     func modelLayoutIndex<Model: PersistentModel>(_ type: Model.Type) throws(StrataError) -> Int {
         let key = ObjectIdentifier(Model.self)
-        if let index = modelLayoutIndexes[key] { return index }
+        if let last = lastModelLayout, last.type == key { return last.index }
+        if let index = modelLayoutIndexes[key] {
+            lastModelLayout = (key, index)
+            return index
+        }
         let layout = try store.layout(named: Model.entityName)
         let stored = layout.properties.map(\.name)
         guard stored == Model._$layout.storedNames else {
             throw StrataError(.schemaMismatch, "The store's \(Model.entityName) has the stored properties \(stored.joined(separator: ", ")), but the @Model class has \(Model._$layout.storedNames.joined(separator: ", ")); open the store with Schema(\(Model.entityName).self, …) so that they agree.", entity: Model.entityName)
         }
         modelLayoutIndexes[key] = layout.index
+        lastModelLayout = (key, layout.index)
         return layout.index
     }
 
