@@ -36,9 +36,9 @@ extension BatchInsertRequest {
         for (index, property) in layout.properties.enumerated() {
             switch property.role {
             case .attribute:
-                if let stored = layout.storedIndex[index], let value = backing.detached.value(at: stored) { row[property.name] = value }
+                if let stored = layout.storedIndex[index], let value = backing.detached?.value(at: stored) { row[property.name] = value }
             case .toOne:
-                guard let targets = backing.detached.models[index] else { continue }
+                guard let targets = backing.detached?.models[index] else { continue }
                 guard let target = targets.first else { row[property.name] = .null; continue }
                 if let id = (target as? any PersistentModel)?.persistentModelID { row[property.name] = .int(id.primaryKey) }
             case .toMany:

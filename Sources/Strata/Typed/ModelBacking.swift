@@ -9,8 +9,8 @@ public import Observation
 public struct ModelBacking {
     /// The managed object, once inserted or fetched.
     var object: ManagedObject?
-    /// Values set before insertion (empty once attached).
-    var detached = DetachedValues()
+    /// Values set before insertion (`nil` once attached, and until a first set).
+    var detached: DetachedValues?
 
     /// The storage of a new model, not in any context yet.
     public init() {}
@@ -36,10 +36,10 @@ public struct ModelBacking {
         guard let object else {
             switch kind.role {
             case .attribute:
-                guard let stored = layout.storedIndex[index], let value = detached.value(at: stored) else { return kind.placeholder() }
+                guard let stored = layout.storedIndex[index], let value = detached?.value(at: stored) else { return kind.placeholder() }
                 return kind.decode(value) ?? kind.placeholder()
             case .toOne, .toMany:
-                guard let models = detached.models[index] else { return kind.placeholder() }
+                guard let models = detached?.models[index] else { return kind.placeholder() }
                 return kind.fromModels(models)
             }
         }
@@ -74,7 +74,7 @@ public struct ModelBacking {
             if case .attribute = kind.role {
                 keepDetached(layout, index, kind.encode(value))
             } else {
-                detached.models[index] = kind.models(value)
+                detachedValues().models[index] = kind.models(value)
             }
             return
         }
@@ -107,7 +107,15 @@ extension ModelBacking {
     /// ``ObjectContext/insert(_:)``.
     mutating func keepDetached(_ layout: ModelLayout, _ index: Int, _ value: AttributeValue) {
         guard let stored = layout.storedIndex[index] else { return }
-        detached.set(value, at: stored, storedCount: layout.storedNames.count)
+        detachedValues().set(value, at: stored, storedCount: layout.storedNames.count)
+    }
+
+    /// The values kept before insertion, made on first use.
+    mutating func detachedValues() -> DetachedValues {
+        if let detached { return detached }
+        let made = DetachedValues()
+        detached = made
+        return made
     }
 }
 

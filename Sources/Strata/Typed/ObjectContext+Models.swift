@@ -93,12 +93,13 @@ extension ObjectContext {
         let object = insert(layout: store.layouts[layoutIndex])
         let detached = model._$backing.detached
         model._$backing.object = object
-        model._$backing.detached = DetachedValues()
+        model._$backing.detached = nil
         if model._$observation == nil, modelObservation == .sharedByContext {
             model._$observation = sharedModelRegistrar
         }
         object.typedModel = model
         // The attributes set by the initializer become the new object's row as they are.
+        guard let detached else { return object }
         if let row = detached.row(defaults: store.insertDefaults[layoutIndex]) { object.committed = RowValues(row) }
         guard !detached.models.isEmpty else { return object }
         let layout = Model._$layout
