@@ -213,12 +213,22 @@ func reopenedPersonStore(_ directory: String) throws -> PersistentStore {
     }
 }
 
+/// Runs `body` and prints its wall time to standard error ("profiled call: …"), setup
+/// excluded, for quick comparisons on one machine without valgrind.
+@discardableResult func timed<T>(_ body: () throws -> T) rethrows -> T {
+    let clock = ContinuousClock(), before = clock.now
+    let result = try body()
+    FileHandle.standardError.write(Data("profiled call: \(clock.now - before)\n".utf8))
+    return result
+}
+
 let directory = root.appendingPathComponent("store").path
 let start = Date()
 switch arguments[1] {
 case "insert":
     let store = try PersistentStore.open(at: directory, schema: schema, options: options)
-    try profiledInsert(ObjectContext(store: store))
+    let context = ObjectContext(store: store)
+    try timed { try profiledInsert(context) }
     try store.close()
 case "saves":
     let store = try PersistentStore.open(at: directory, schema: schema, options: options)
@@ -291,16 +301,19 @@ case "predicate-count", "predicate-ids":
     try store.close()
 case "sorted-fetch":
     let store = try reopenedTodoStore(directory)
-    let characters = try profiledSortedFetch(ObjectContext(store: store))
+    let context = ObjectContext(store: store)
+    let characters = try timed { try profiledSortedFetch(context) }
     precondition(characters > 0)
     try store.close()
 case "typed-insert":
     let store = try PersistentStore.open(at: directory, schema: schema, options: options)
-    try profiledTypedInsert(ObjectContext(store: store))
+    let context = ObjectContext(store: store)
+    try timed { try profiledTypedInsert(context) }
     try store.close()
 case "typed-sorted-fetch":
     let store = try reopenedTodoStore(directory)
-    let characters = try profiledTypedSortedFetch(ObjectContext(store: store))
+    let context = ObjectContext(store: store)
+    let characters = try timed { try profiledTypedSortedFetch(context) }
     precondition(characters > 0)
     try store.close()
 case "observe":

@@ -11,10 +11,13 @@ extension ObjectContext {
     public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws(StrataError) -> [Model] {
         _ = try modelLayoutIndex(Model.self)
         let results = try fetch(descriptor.fetchRequest())
-        var models: [Model] = []
-        models.reserveCapacity(results.count)
-        for object in results { models.append(uniqueModel(for: object, as: Model.self)) }
-        return models
+        guard let objects = results.allObjects else { return results.map { uniqueModel(for: $0, as: Model.self) } }
+        return Array(unsafeUninitializedCapacity: objects.count) { buffer, made in
+            for (index, object) in objects.enumerated() {
+                (buffer.baseAddress! + index).initialize(to: uniqueModel(for: object, as: Model.self))
+            }
+            made = objects.count
+        }
     }
 
     /// How many objects match `descriptor` (offset and limit applied); no object is made.

@@ -142,6 +142,12 @@ public struct FetchedResults: RandomAccessCollection {
         for position in o.all.count..<Swift.min(end, ids.count) { o.all.append(o.object(at: position, id: ids[position])) }
     }
 
+    /// Every object, when they are all made already (no batch size): the typed layer walks
+    /// this array rather than the collection, which retains each object it hands out.
+    var allObjects: [ManagedObject]? {
+        objects.batchSize == 0 && objects.all.count == ids.count ? objects.all : nil
+    }
+
     /// Whether the objects that ``materialize(upTo:)`` makes are all made.
     var isMaterialized: Bool { objects.batchSize != 0 || objects.all.count == ids.count }
 
