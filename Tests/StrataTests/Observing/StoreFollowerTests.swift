@@ -163,6 +163,26 @@ import StrataStorage
         #expect(GraphDump(reader) == GraphDump(fixture.store))
     }
 
+    @Test func aSegmentDeletedBetweenListingAndReadingReopensFromTheSnapshot() throws {
+        let fixture = try StoreFixture(ObservingFixture.schema, options: ObservingFixture.options)
+        defer { fixture.remove() }
+        let writer = fixture.context("writer")
+        try ObservingFixture.insert(writer, count: 3, seed: 18)
+        let files = ListingHookFileSystem()
+        var options = Self.readerOptions()
+        options.storage.fileSystem = files
+        let reader = try PersistentStore.open(at: fixture.directory.path, options: options)
+        defer { try? reader.close() }
+        try ObservingFixture.insert(writer, count: 2, seed: 19)
+        // The writer checkpoints right after the reader listed the directory, before it
+        // opens the segment it listed: the segment is gone when it reads it.
+        let store = fixture.store
+        files.afterNextListing { _ = try? store.checkpoint() }
+        #expect(try reader.refresh() == 1)
+        #expect(reader.following.reopens.withLock { $0 } == 1)
+        #expect(GraphDump(reader) == GraphDump(fixture.store))
+    }
+
     @Test func aNewSnapshotAfterTheTailWasReadIsFollowedThroughTheNextSegment() throws {
         let fixture = try StoreFixture(ObservingFixture.schema, options: ObservingFixture.options)
         defer { fixture.remove() }
@@ -228,4 +248,32 @@ import StrataStorage
         #expect(error?.code == .schemaMismatch)
         #expect(error?.message.contains("Open it again") == true)
     }
+}
+
+/// The real file system, with a hook that runs once right after the next directory listing.
+final class ListingHookFileSystem: FileSystem {
+    private let base = PosixFileSystem()
+    private let hook = Locked<(@Sendable () -> Void)?>(nil)
+
+    /// Runs `action` once, after the next `contentsOfDirectory` returns its listing.
+    func afterNextListing(_ action: @escaping @Sendable () -> Void) { hook.withLock { $0 = action } }
+
+    func contentsOfDirectory(_ path: String) throws -> [String] {
+        let names = try base.contentsOfDirectory(path)
+        let action = hook.withLock { hook in
+            defer { hook = nil }
+            return hook
+        }
+        action?()
+        return names
+    }
+
+    func open(_ path: String, mode: FileOpenMode) throws -> any StrataStorage.FileHandle { try base.open(path, mode: mode) }
+    func createDirectory(_ path: String) throws { try base.createDirectory(path) }
+    func exists(_ path: String) -> Bool { base.exists(path) }
+    func isDirectory(_ path: String) -> Bool { base.isDirectory(path) }
+    func rename(_ source: String, to destination: String) throws { try base.rename(source, to: destination) }
+    func remove(_ path: String) throws { try base.remove(path) }
+    func syncDirectory(_ path: String) throws { try base.syncDirectory(path) }
+    func tryLock(_ path: String) throws -> (any FileLock)? { try base.tryLock(path) }
 }
