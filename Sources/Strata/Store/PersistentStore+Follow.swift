@@ -64,6 +64,10 @@ extension PersistentStore {
     /// On a store opened for writing it does nothing and returns 0 (the store is the
     /// writer). To refresh on a timer instead, set ``Options/followInterval``.
     ///
+    /// Observers run on the refreshing thread, one refresh at a time; a handler must not call
+    /// `refresh()` on the same store synchronously (it would wait for the refresh that is
+    /// calling it). A reopen from a snapshot is announced as one change of kind `.save`.
+    ///
     /// For example:
     /// ```swift
     /// let reader = try PersistentStore.open(at: path, options: .readOnly)
