@@ -100,10 +100,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Test-only helper: the writer process a read-only store follows (FollowerProcessTests).
+        .executableTarget(
+            name: "StrataFollowWriter",
+            dependencies: ["Strata"],
+            path: "Tests/StrataFollowWriter",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "StrataTests",
             dependencies: [
-                "Strata", "StrataStorage", "StrataTestSupport",
+                "Strata", "StrataStorage", "StrataTestSupport", "StrataFollowWriter",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings

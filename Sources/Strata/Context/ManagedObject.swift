@@ -81,7 +81,7 @@ public final class ManagedObject: CustomStringConvertible {
     /// an entity the store does not have (`object(with:)` cannot throw, so every access does).
     var unusable: StrataError? {
         get { unusableReason?.error }
-        set { unusableReason = newValue.map(UnusableReason.init) }
+        set { unusableReason = newValue.map { UnusableReason($0) } }
     }
     /// ``unusable``, boxed: almost every object has none, and the error inline would make
     /// every object 64 bytes bigger.
@@ -89,7 +89,22 @@ public final class ManagedObject: CustomStringConvertible {
 
     private final class UnusableReason {
         let error: StrataError
-        init(_ error: StrataError) { self.error = error }
+        /// Whether the reason is that another transaction deleted the object's row.
+        let deletedInStore: Bool
+        init(_ error: StrataError, deletedInStore: Bool = false) {
+            self.error = error
+            self.deletedInStore = deletedInStore
+        }
+    }
+
+    /// Whether a merge found the object's row deleted by another transaction (another
+    /// context's save, a batch delete, or the writer process a read-only store follows).
+    var isDeletedInStore: Bool { unusableReason?.deletedInStore ?? false }
+
+    /// Marks the object as deleted by another transaction: ``isDeleted`` is `true` from now
+    /// on, and every access throws `error` (`.objectNotFound`).
+    func markDeletedInStore(_ error: StrataError) {
+        unusableReason = UnusableReason(error, deletedInStore: true)
     }
 
     init(objectID: ObjectID, layoutIndex: Int, registryKey: RegistryKey, context: ObjectContext, lifecycle: Lifecycle) {
@@ -117,11 +132,20 @@ public final class ManagedObject: CustomStringConvertible {
     /// Whether it has unsaved changes to its properties (and is not inserted or deleted).
     public var isUpdated: Bool { checkQueue(); return lifecycle == .persisted && !pending.isEmpty }
 
-    /// Whether it was deleted in its context and the delete is not saved yet.
-    public var isDeleted: Bool { checkQueue(); return lifecycle == .deleted }
+    /// Whether it was deleted: in its context, with the delete not saved yet, or in the store
+    /// by another transaction that its context merged (another context's save or a batch
+    /// delete, with ``ObjectContext/automaticallyMergesChangesFromStore`` or a manual merge).
+    ///
+    /// An object deleted in the store is no longer registered in its context and has no
+    /// unsaved change (``hasChanges`` is `false`): reading or changing it throws
+    /// `.objectNotFound`, saying it was deleted in the store.
+    public var isDeleted: Bool { checkQueue(); return lifecycle == .deleted || isDeletedInStore }
 
-    /// Whether it is inserted, updated or deleted.
-    public var hasChanges: Bool { isInserted || isUpdated || isDeleted }
+    /// Whether it is inserted, updated or deleted in its context (a save would write it).
+    public var hasChanges: Bool {
+        checkQueue()
+        return lifecycle == .inserted || lifecycle == .deleted || (lifecycle == .persisted && !pending.isEmpty)
+    }
 
     /// `<Entity pk (state)>`, never the values.
     public var description: String {

@@ -132,12 +132,23 @@ extension ObjectContext {
         for object in registeredObjects(in: deleted) { forgetDeletedInStore(object) }
     }
 
-    /// The objects of `ids` registered in this context: for a set of key ranges, either each
-    /// key looked up in the registry or each registered object looked up in the ranges,
-    /// whichever is fewer; otherwise each ID looked up.
+    /// The objects of `ids` registered in this context: either each ID (or each key of a set
+    /// of key ranges) looked up in the registry, or each registered object looked up in
+    /// `ids`, whichever is fewer.
     private func registeredObjects(in ids: ObjectIDSet) -> [ManagedObject] {
         guard !ids.isEmpty else { return [] }
-        guard let (storeID, ranges) = ids.keyRanges, storeID == store.storeID else { return ids.compactMap(registered) }
+        guard let (storeID, ranges) = ids.keyRanges, storeID == store.storeID else {
+            guard registry.count < ids.count else { return ids.compactMap(registered) }
+            // More IDs than registered objects (a large save elsewhere): look the registered
+            // ones up in the set, so rows this context never loaded cost nothing.
+            var found: [ManagedObject] = []
+            registry.forEachSlot { _, slot in
+                guard slot != nil, !isKnownUniquelyReferenced(&slot), let object = slot,
+                      ids.contains(object.objectID) else { return }
+                found.append(object)
+            }
+            return found
+        }
         var found: [ManagedObject] = []
         let entities = ranges.compactMap { range in store.layoutIndex[range.entityName].map { ($0, range.keys) } }
         if registry.count < ids.count {

@@ -24,8 +24,10 @@ extension PersistentStore {
         let validatedSchema = try schema?.validated()
         let (engine, recovered) = try StorageEngine.open(at: directory, options: options.storage)
         do {
-            return try load(directory: directory, schema: validatedSchema, options: options,
-                            engine: engine, recovered: recovered)
+            let store = try load(directory: directory, schema: validatedSchema, options: options,
+                                 engine: engine, recovered: recovered)
+            if let interval = options.followInterval { store.startFollowing(every: interval) }
+            return store
         } catch {
             try? engine.close()
             throw error

@@ -57,6 +57,8 @@ public final class PersistentStore: Sendable {
     let insertDefaults: [[AttributeValue]]
     /// The schema versions the store has been through (set once by the open).
     let schemaHistoryStorage = Locked<[SchemaHistoryEntry]>([])
+    /// How a read-only store follows the writer's log (see ``refresh()``).
+    let following = StoreFollowing()
 
     init(directory: String, storeID: UUID, schema: Schema, validationSchema: Schema, report: RecoveryReport,
          options: Options, layouts: [EntityLayout], engine: StorageEngine, version: StoreVersion,
@@ -149,6 +151,7 @@ public final class PersistentStore: Sendable {
 
     /// Flushes the log and releases the writer lock. The store cannot be used afterwards.
     public func close() throws {
+        following.stop()
         try engine.close()
     }
 

@@ -15,6 +15,16 @@ extension PersistentStore {
         /// `false`, such an open fails with ``StrataError/Code/migrationRequired``. Default
         /// `true`.
         public var lightweightMigration = true
+        /// For a read-only open: how often the store follows the process that writes it, by
+        /// calling ``PersistentStore/refresh()`` on a background queue (a bounded poll: one
+        /// directory listing and one read of the log's new bytes per tick). `nil`, the
+        /// default, follows only when the application calls `refresh()`. Ignored by a
+        /// writable open. Errors of the automatic refresh are kept in
+        /// ``PersistentStore/followError``.
+        ///
+        /// For example: `var options = PersistentStore.Options.readOnly;
+        /// options.followInterval = .milliseconds(100)`.
+        public var followInterval: Duration?
 
         /// The defaults: durable saves, strict recovery, automatic checkpoints.
         public init() {}

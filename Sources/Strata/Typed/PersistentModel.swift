@@ -59,7 +59,11 @@ extension PersistentModel {
     /// Whether it was inserted in its context and not saved yet.
     public var isInserted: Bool { _$backing.object?.isInserted ?? false }
 
-    /// Whether it was deleted in its context and the delete is not saved yet.
+    /// Whether it was deleted: in its context with the delete not saved yet, or in the store
+    /// by another transaction its context merged (see ``ManagedObject/isDeleted``). The
+    /// property getters of a model deleted in the store keep giving the values it had when
+    /// the delete was merged (a list row can still show it while it animates out), or
+    /// placeholders if it was still a fault; ``loadValues()`` throws `.objectNotFound`.
     public var isDeleted: Bool { _$backing.object?.isDeleted ?? false }
 
     /// Whether it has unsaved changes.
@@ -75,6 +79,8 @@ extension PersistentModel {
     ///   the context was reset or released.
     public func loadValues() throws(StrataError) {
         guard let object = _$backing.object else { return }
+        // A loaded object deleted in the store has values but no row: say so.
+        if object.isDeletedInStore, let error = object.unusable { throw error }
         try object.fireFault()
     }
 }
