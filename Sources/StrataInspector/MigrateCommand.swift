@@ -9,7 +9,7 @@ struct MigrateCommand: ParsableCommand {
         abstract: "Migrate the store to the schema in a JSON file (a lightweight migration), or print the plan.",
         discussion: """
             The schema file is the JSON form of the schema (what schema --json prints); an \
-            entity or attribute that was renamed says so with "originalName". --dry-run \
+            entity, attribute or relationship that was renamed says so with "originalName". --dry-run \
             prints every difference, whether a lightweight migration can make it and the rows \
             it touches, and changes nothing (exit 10 when some need a custom stage). Without \
             it, the migration runs as one transaction (needs the writer lock); a change that \

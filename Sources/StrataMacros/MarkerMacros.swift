@@ -8,7 +8,7 @@ public struct AttributeMacro: PeerMacro {
                                  in context: some MacroExpansionContext) throws -> [DeclSyntax] { [] }
 }
 
-/// `@Relationship(deleteRule:inverse:)`: read by `@Model`; generates nothing itself.
+/// `@Relationship(deleteRule:originalName:inverse:)`: read by `@Model`; generates nothing itself.
 public struct RelationshipMacro: PeerMacro {
     /// The code this macro generates where it is attached.
     public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,

@@ -88,7 +88,9 @@ extension ModelMacro: MemberMacro {
         if let relationship = property.relationshipArguments {
             let deleteRule = relationship.first { $0.label?.text == "deleteRule" }?.expression.trimmedDescription
             let inverse = relationship.first { $0.label?.text == "inverse" }?.expression.trimmedDescription
+            let originalName = relationship.first { $0.label?.text == "originalName" }?.expression.trimmedDescription
             arguments.append("deleteRule: \(deleteRule ?? ".nullify")")
+            if let originalName, originalName != "nil" { arguments.append("originalName: \(originalName)") }
             if let inverse, inverse != "nil" { arguments.append("inverse: \(inverse)") }
         } else {
             if let value = property.recordedDefault { arguments.append("default: \(value.trimmedDescription)") }

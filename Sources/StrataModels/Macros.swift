@@ -45,11 +45,16 @@ public macro Model() = #externalMacro(module: "StrataMacros", type: "ModelMacro"
 @attached(peer)
 public macro Attribute(_ options: Strata.Attribute.Option..., originalName: String? = nil) = #externalMacro(module: "StrataMacros", type: "AttributeMacro")
 
-/// A relationship's delete rule and inverse: `@Relationship(deleteRule: .cascade, inverse: \TodoItem.list)`.
+/// A relationship's delete rule, inverse, and name in the previous schema version when it
+/// was renamed (SwiftData's parameters, in its order):
+/// `@Relationship(deleteRule: .cascade, inverse: \TodoItem.list)`,
+/// `@Relationship(originalName: "author") var writer: Author?` (a lightweight migration then
+/// keeps which objects it relates; see the "Migrating a store" article).
 ///
 /// Without `inverse:` on either side, the destination's only relationship back is taken.
 @attached(peer)
-public macro Relationship(deleteRule: Strata.DeleteRule = .nullify, inverse: AnyKeyPath? = nil) = #externalMacro(module: "StrataMacros", type: "RelationshipMacro")
+public macro Relationship(deleteRule: Strata.DeleteRule = .nullify, originalName: String? = nil,
+                          inverse: AnyKeyPath? = nil) = #externalMacro(module: "StrataMacros", type: "RelationshipMacro")
 
 /// Leaves a stored property out of the model: it is not persisted, and not observed. It
 /// needs a default value.

@@ -131,31 +131,25 @@ extension PersistentStore {
             var mapped = state
             try mapped.apply(step, lsn: lsn)
             let context = MigrationContext(stage: label, batchSize: batchSize, progress: plan?.progress, old: before,
-                                           destination: schema, newLayouts: mapped.layouts, mapping: planner.mapping)
+                                           destination: schema, newLayouts: mapped.layouts, mapping: planner.mapping,
+                                           nextKeys: mapped.metadata.nextPrimaryKeys)
             do {
                 try migrate(context)
             } catch {
                 throw StrataError(.migrationFailed, "The custom migration stage to version \(label) failed, and the store was left as it was: \(error)", cause: error)
             }
-            if !context.changes.isEmpty { step.changes = ChangesetCodec.encode(context.changes) }
+            let written = context.changes
+            if !written.isEmpty { step.changes = ChangesetCodec.encode(written) }
             state = before
             do {
                 try state.apply(step, lsn: lsn)
             } catch {
                 throw StrataError(.migrationFailed, "The custom migration stage to version \(label) wrote values that do not fit the new schema (\(error)); the store was left as it was.")
             }
-            var empty: [String] = []
-            for layout in state.layouts {
-                for property in layout.properties where !property.isOptional && property.type != nil {
-                    let nils = state.tables[layout.index].chunks.reduce(0) { sum, chunk in
-                        sum + (chunk.columns[property.column].validity?.lazy.filter { !$0 }.count ?? 0)
-                    }
-                    if nils > 0 { empty.append("\(layout.entity.name).\(property.name) (\(nils) rows)") }
-                }
-            }
-            if !empty.isEmpty {
+            let problems = state.integrityProblems(baseline: mapped)
+            if !problems.isEmpty {
                 state = before
-                throw StrataError(.migrationFailed, "The custom migration stage to version \(label) left required attributes without a value: \(empty.joined(separator: ", ")); set them in the stage (context.setValue), or give them a default. The store was left as it was.")
+                throw StrataError(.migrationFailed, "The custom migration stage to version \(label) left the new version broken: \(problems.joined(separator: "; ")). Set the values in the stage (context.setValue), give attributes a default, or delete the rows. The store was left as it was.")
             }
         }
         return step

@@ -1,9 +1,10 @@
 extension Schema {
     /// Every difference between `stored` (a store's schema) and this one, as a migration
-    /// sees them: renames follow `originalName` (on entities and attributes), and each change
+    /// sees them: renames follow `originalName` (on entities, attributes and relationships), and each change
     /// says whether a lightweight migration can make it.
     ///
-    /// Lightweight: adding an entity; removing one; renaming one; adding an attribute that is
+    /// Lightweight: adding an entity; removing one; renaming an entity, attribute or
+    /// relationship; adding an attribute that is
     /// optional or has a default; removing or renaming an attribute; widening a type (int16 →
     /// int32 → int64, any integer → double); required → optional; optional → required when
     /// the attribute has a default (nils take it); changing defaults, validation rules and
@@ -49,8 +50,14 @@ struct MigrationPlanner {
         }
         // Old entity name → new name, to compare relationship destinations across renames.
         var renamed: [String: String] = [:]
+        // Old entity name → (old relationship name → new name), to compare inverses across renames.
+        var renamedRelationships: [String: [String: String]] = [:]
         for (entity, source) in zip(new.entities, sources) {
-            if let source { renamed[old.entities[source].name] = entity.name }
+            guard let source else { continue }
+            renamed[old.entities[source].name] = entity.name
+            for (relationship, before) in Self.relationshipSources(entity, old.entities[source]) {
+                if let before { renamedRelationships[old.entities[source].name, default: [:]][before.name] = relationship.name }
+            }
         }
         for (index, entity) in new.entities.enumerated() {
             let layout = EntityLayout(entity: entity, index: index, schema: new)
@@ -68,7 +75,8 @@ struct MigrationPlanner {
             let oldLayout = EntityLayout(entity: previous, index: source, schema: old)
             var properties: [Int?] = []
             let attributeSources = matchAttributes(entity, previous, rows: rows)
-            let reshaped = matchRelationships(entity, previous, rows: rows, renamed: renamed)
+            let (reshaped, relationshipSource) = matchRelationships(entity, previous, rows: rows, renamed: renamed,
+                                                                    renamedRelationships: renamedRelationships)
             for (position, property) in layout.properties.enumerated() {
                 if position < entity.attributes.count {
                     // A column is carried over only when its values keep their meaning.
@@ -81,7 +89,7 @@ struct MigrationPlanner {
                 } else if reshaped.contains(property.name) {
                     properties.append(nil)
                 } else {
-                    properties.append(oldLayout.propertyIndex[property.name].flatMap {
+                    properties.append(relationshipSource[property.name].flatMap { oldLayout.propertyIndex[$0] }.flatMap {
                         oldLayout.properties[$0].type == nil ? $0 : nil
                     })
                 }
@@ -156,26 +164,48 @@ struct MigrationPlanner {
         return result
     }
 
-    /// Records the relationship changes of `entity` from `previous` (matched by name), and
-    /// returns the names of those whose shape changed (their keys are not carried over).
-    private mutating func matchRelationships(_ entity: Entity, _ previous: Entity, rows: Int,
-                                             renamed: [String: String]) -> Set<String> {
+    /// Each relationship of `entity` with its source in `previous`: the one its
+    /// `originalName` names, else the one of the same name (each used once), or `nil`.
+    static func relationshipSources(_ entity: Entity, _ previous: Entity) -> [(Relationship, Relationship?)] {
+        var used = Set<String>()
+        return entity.relationships.map { relationship in
+            var source = relationship.originalName.flatMap { previous.relationship(named: $0) }
+            if source == nil || used.contains(source!.name) { source = previous.relationship(named: relationship.name) }
+            if let found = source, used.contains(found.name) { source = nil }
+            if let source { used.insert(source.name) }
+            return (relationship, source)
+        }
+    }
+
+    /// Records the relationship changes of `entity` from `previous` (matched by
+    /// `originalName`, else by name), and returns the names of those whose shape changed
+    /// (their keys are not carried over) and each new relationship's source name.
+    private mutating func matchRelationships(_ entity: Entity, _ previous: Entity, rows: Int, renamed: [String: String],
+                                             renamedRelationships: [String: [String: String]])
+        -> (reshaped: Set<String>, sources: [String: String]) {
         var reshaped = Set<String>()
-        for relationship in entity.relationships {
+        var sources: [String: String] = [:]
+        for (relationship, source) in Self.relationshipSources(entity, previous) {
             let where_ = "'\(entity.name).\(relationship.name)'"
-            guard let before = previous.relationship(named: relationship.name) else {
+            guard let before = source else {
                 let reason: String? = relationship.isToMany || relationship.isOptional ? nil
                     : "existing rows need a destination; make it optional"
                 changes.append(SchemaChange(kind: .relationshipAdded, entity: entity.name, property: relationship.name,
                                             summary: "relationship \(where_) was added", customStageReason: reason))
                 continue
             }
+            sources[relationship.name] = before.name
+            if before.name != relationship.name {
+                changes.append(SchemaChange(kind: .relationshipRenamed, entity: entity.name, property: relationship.name,
+                                            summary: "relationship '\(entity.name).\(before.name)' was renamed to '\(relationship.name)'"))
+            }
             let destination = renamed[before.destination] ?? "\(before.destination) (removed)"
-            if destination != relationship.destination || before.inverse != relationship.inverse
+            let inverse = renamedRelationships[before.destination]?[before.inverse] ?? before.inverse
+            if destination != relationship.destination || inverse != relationship.inverse
                 || before.isToMany != relationship.isToMany {
                 var what: [String] = []
                 if destination != relationship.destination { what.append("destination \(before.destination) → \(relationship.destination)") }
-                if before.inverse != relationship.inverse { what.append("inverse '\(before.inverse)' → '\(relationship.inverse)'") }
+                if inverse != relationship.inverse { what.append("inverse '\(before.inverse)' → '\(relationship.inverse)'") }
                 if before.isToMany != relationship.isToMany { what.append(relationship.isToMany ? "to-one → to-many" : "to-many → to-one") }
                 reshaped.insert(relationship.name)
                 changes.append(SchemaChange(kind: .relationshipShapeChanged, entity: entity.name, property: relationship.name,
@@ -193,11 +223,12 @@ struct MigrationPlanner {
                                             summary: "relationship \(where_) changed its delete rule from \(before.deleteRule.rawValue) to \(relationship.deleteRule.rawValue)"))
             }
         }
-        for before in previous.relationships where entity.relationship(named: before.name) == nil {
+        let kept = Set(sources.values)
+        for before in previous.relationships where !kept.contains(before.name) {
             changes.append(SchemaChange(kind: .relationshipRemoved, entity: entity.name, property: before.name,
                                         summary: "relationship '\(entity.name).\(before.name)' was removed"))
         }
-        return reshaped
+        return (reshaped, sources)
     }
 
     /// Whether every `from` value is exactly representable (or, for integer → double, the

@@ -38,6 +38,8 @@ public struct SchemaChange: Sendable, Hashable, CustomStringConvertible {
         public static let relationshipAdded = Self(rawValue: "relationshipAdded")
         /// A relationship was removed.
         public static let relationshipRemoved = Self(rawValue: "relationshipRemoved")
+        /// A relationship was renamed (`originalName`).
+        public static let relationshipRenamed = Self(rawValue: "relationshipRenamed")
         /// A relationship's destination, inverse or cardinality changed.
         public static let relationshipShapeChanged = Self(rawValue: "relationshipShapeChanged")
         /// A relationship became optional or required.

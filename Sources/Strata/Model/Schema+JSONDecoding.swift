@@ -76,7 +76,7 @@ extension Attribute {
 
 extension Relationship {
     /// The keys of a relationship object.
-    static let jsonKeys = ["name", "destination", "inverse", "toMany", "optional", "deleteRule"]
+    static let jsonKeys = ["name", "destination", "inverse", "toMany", "optional", "deleteRule", "originalName"]
 
     /// Reads relationship number `index` of entity `entity`.
     init(json: JSONValue, entity: String, index: Int) throws(StrataError) {
@@ -92,6 +92,7 @@ extension Relationship {
             isToMany: try reader.bool("toMany", default: false),
             isOptional: try reader.bool("optional", default: true),
             deleteRule: try reader.enumeration("deleteRule", default: DeleteRule.nullify))
+        if reader.optional("originalName") != nil { originalName = try reader.requiredString("originalName") }
     }
 }
 

@@ -37,7 +37,7 @@ extension Attribute {
 
 extension Relationship {
     /// `{"name", "destination", "inverse"}`, then `toMany`, `optional` and `deleteRule` only
-    /// when they differ from their defaults (false, true, nullify).
+    /// when they differ from their defaults (false, true, nullify), and `originalName` when set.
     var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("name", .string(name)), ("destination", .string(destination)), ("inverse", .string(inverse)),
@@ -45,6 +45,7 @@ extension Relationship {
         if isToMany { members.append(("toMany", .bool(true))) }
         if !isOptional { members.append(("optional", .bool(false))) }
         if deleteRule != .nullify { members.append(("deleteRule", .string(deleteRule.rawValue))) }
+        if let originalName { members.append(("originalName", .string(originalName))) }
         return .object(members)
     }
 }

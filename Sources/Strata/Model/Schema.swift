@@ -108,6 +108,10 @@ public struct Relationship: Sendable, Hashable {
     public var isOptional: Bool
     /// What deleting the source object does to the destination objects.
     public var deleteRule: DeleteRule
+    /// The relationship's name in the previous schema version when it was renamed (Core
+    /// Data's renaming identifier, SwiftData's `@Relationship(originalName:)`); see
+    /// <doc:MigratingAStore>. Never stored in the store.
+    public var originalName: String?
 
     /// Creates a relationship.
     public init(name: String, destination: String, inverse: String, isToMany: Bool = false,

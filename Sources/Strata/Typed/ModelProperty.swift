@@ -11,8 +11,8 @@ public struct ModelProperty: Sendable {
     public let defaultValue: AttributeValue
     /// The options of `@Attribute(...)`.
     public let options: [Attribute.Option]
-    /// The attribute's name in the previous schema version, from
-    /// `@Attribute(originalName:)` (a rename a lightweight migration follows), or `nil`.
+    /// The property's name in the previous schema version, from `@Attribute(originalName:)`
+    /// or `@Relationship(originalName:)` (a rename a lightweight migration follows), or `nil`.
     public let originalName: String?
     /// The delete rule of `@Relationship(deleteRule:)` (`.nullify` when not given).
     public let deleteRule: DeleteRule
@@ -37,17 +37,18 @@ public struct ModelProperty: Sendable {
                   originalName: originalName)
     }
 
-    /// Describes a relationship declared with `@Relationship(deleteRule:inverse:)`.
+    /// Describes a relationship declared with `@Relationship(deleteRule:originalName:inverse:)`.
     public init<Value, Destination: PersistentModel>(_ name: String, _ kind: ModelValueKind<Value>,
-                                                     deleteRule: DeleteRule = .nullify,
+                                                     deleteRule: DeleteRule = .nullify, originalName: String? = nil,
                                                      inverse: PartialKeyPath<Destination>? = nil) {
         self.init(name: name, kind: kind, defaultValue: .null, options: [], deleteRule: deleteRule,
-                  inverse: inverse.flatMap { Destination._$propertyName(for: $0) })
+                  inverse: inverse.flatMap { Destination._$propertyName(for: $0) }, originalName: originalName)
     }
 
-    /// Describes a relationship declared with `@Relationship(deleteRule:)` and no inverse.
-    public init<Value>(_ name: String, _ kind: ModelValueKind<Value>, deleteRule: DeleteRule) {
-        self.init(name: name, kind: kind, defaultValue: .null, options: [], deleteRule: deleteRule, inverse: nil)
+    /// Describes a relationship declared with `@Relationship(deleteRule:originalName:)` and no inverse.
+    public init<Value>(_ name: String, _ kind: ModelValueKind<Value>, deleteRule: DeleteRule, originalName: String? = nil) {
+        self.init(name: name, kind: kind, defaultValue: .null, options: [], deleteRule: deleteRule, inverse: nil,
+                  originalName: originalName)
     }
 
     private init<Value>(name: String, kind: ModelValueKind<Value>, defaultValue: AttributeValue,

@@ -18,6 +18,18 @@ public import Observation
 public protocol PersistentModel: AnyObject, Observable, Hashable, SendableMetatype {
     /// The entity's name in the schema: the class's name.
     static var entityName: String { get }
+    /// The entity's name in the previous schema version when the class was renamed (the
+    /// typed spelling of ``Entity/originalName``), or `nil` (the default). Declare it in the
+    /// class, typed exactly `String?`, and a lightweight migration keeps the entity's rows
+    /// and primary keys under the new name:
+    /// ```swift
+    /// @Model final class Memo {
+    ///     static var originalEntityName: String? { "Note" }
+    ///     var text: String
+    ///     init(text: String) { self.text = text }
+    /// }
+    /// ```
+    static var originalEntityName: String? { get }
     /// The persisted properties, in declaration order (generated).
     static var _$properties: [ModelProperty] { get }
     /// The persisted properties' storage places (generated, built once per class).
@@ -39,6 +51,9 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, SendableMetaty
 }
 
 extension PersistentModel {
+    /// Not renamed: `nil`. A class that was renamed declares its own (see the requirement).
+    public static var originalEntityName: String? { nil }
+
     /// Identity: a model is equal only to itself (each object has one model per context).
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs === rhs }
 

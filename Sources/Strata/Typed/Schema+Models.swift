@@ -22,7 +22,7 @@ extension Schema {
     public init(models: [any PersistentModel.Type]) throws(StrataError) {
         let described = models.map { ($0.entityName, $0._$layout.properties) }
         var entities: [Entity] = []
-        for (name, properties) in described {
+        for (model, (name, properties)) in zip(models, described) {
             var attributes: [Attribute] = []
             var relationships: [Relationship] = []
             for property in properties {
@@ -36,11 +36,15 @@ extension Schema {
                     let inverse = try Self.inverse(of: property, in: name, destination: destination, among: described)
                     var isToMany = false
                     if case .toMany = property.role { isToMany = true }
-                    relationships.append(Relationship(name: property.name, destination: destination, inverse: inverse,
-                                                      isToMany: isToMany, isOptional: true, deleteRule: property.deleteRule))
+                    var relationship = Relationship(name: property.name, destination: destination, inverse: inverse,
+                                                    isToMany: isToMany, isOptional: true, deleteRule: property.deleteRule)
+                    relationship.originalName = property.originalName
+                    relationships.append(relationship)
                 }
             }
-            entities.append(Entity(name: name, attributes: attributes, relationships: relationships))
+            var entity = Entity(name: name, attributes: attributes, relationships: relationships)
+            entity.originalName = model.originalEntityName
+            entities.append(entity)
         }
         self = try Schema(entities: entities).validated()
     }

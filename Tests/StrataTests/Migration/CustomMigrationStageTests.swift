@@ -146,7 +146,7 @@ import StrataTestSupport
             try PersistentStore.open(at: F.directory, migrationPlan: Self.plan(partial), options: F.options(fs))
         }
         #expect(error?.code == .migrationFailed)
-        #expect(error?.message.contains("Person.lastName (5 rows)") == true)
+        #expect(error?.message.contains("required attribute Person.lastName has no value in 5 rows") == true)
         #expect(try F.logBytes(fs) == log)
     }
 

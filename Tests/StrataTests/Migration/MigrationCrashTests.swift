@@ -103,4 +103,15 @@ import StrataTestSupport
         let calls = try Self.sweep(scenario)
         #expect(calls > 5)
     }
+
+    /// A custom stage that inserts objects, relates them and deletes others (an entity split).
+    @Test func entitySplitSurvivesACrashAtEveryCall() throws {
+        typealias S = EntitySplitMigrationTests
+        let (_, before) = try S.makeStore(count: 30)
+        let scenario = Scenario(name: "entity split", open: { fs in
+            try PersistentStore.open(at: F.directory, migrationPlan: S.plan(), options: F.options(fs))
+        }, expected: S.expected(before), newSchema: S.v2, oldSchema: S.v1, make: { try S.makeStore(count: 30) })
+        let calls = try Self.sweep(scenario)
+        #expect(calls > 5)
+    }
 }

@@ -36,6 +36,7 @@ enum Registry {
         CheckAll.ids,
         CheckAll.merge,
         MigrateAddColumn.overPlainOpen,
+        MigrateWiden.reopenOverPlainOpen,
     ]
 
     /// The workload named `name`, if any.
