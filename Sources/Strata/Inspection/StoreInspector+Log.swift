@@ -45,6 +45,8 @@ extension StoreInspector {
     ///   - limit: at most this many entries (`nil`: all).
     /// - Complexity: O(bytes of the listed payloads).
     public func log(from: UInt64 = 0, limit: Int? = nil) -> [LogEntry] {
+        // A store that keeps history writes a transaction's author into its frame.
+        let records = self.records.map { (try? AuthoredPayload.split($0))?.0 ?? $0 }
         let matching = records.filter { $0.lsn >= from }
         let listed = limit.map { Array(matching.prefix(max(0, $0))) } ?? matching
         // Each transaction is decoded with the layouts of the schema it was written with:

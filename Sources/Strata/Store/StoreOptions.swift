@@ -15,6 +15,11 @@ extension PersistentStore {
         /// `false`, such an open fails with ``StrataError/Code/migrationRequired``. Default
         /// `true`.
         public var lightweightMigration = true
+        /// Whether to keep persistent history, and how much: every transaction's author,
+        /// time, LSN and changed rows, readable with ``PersistentStore/history(after:)``
+        /// across checkpoints (see <doc:ObservingChanges>). `nil` (the default, as in Core
+        /// Data) keeps none.
+        public var persistentHistory: HistoryRetention?
 
         /// The defaults: durable saves, strict recovery, automatic checkpoints.
         public init() {}
