@@ -8,6 +8,12 @@ public struct HistoryFrame: Sendable, Hashable {
     public var timestamp: Int64
     /// The entry, as the layer above encoded it.
     public var payload: [UInt8]
+    /// The history segment it is in (`(memory)` while not yet written out).
+    public var segment: String
+    /// Its byte offset in that segment.
+    public var offset: Int64
+    /// Bytes it takes on disk (frame header and stored payload).
+    public var bytesOnDisk: Int
 }
 
 /// Persistent history: one small entry per committed transaction, kept across checkpoints
@@ -367,7 +373,8 @@ public final class HistoryLog: Sendable {
                             throw StorageError(.corrupted, "History segment \(file) is damaged at byte \(offset) (\(defect)); delete the history-*.hist files to start history afresh.", file: "\(directory)/\(file)", offset: Int64(offset))
                         case .success(let (header, payload)):
                             if header.kind == Self.entryKind, header.lsn > start, header.lsn <= through {
-                                frames.append(HistoryFrame(lsn: header.lsn, timestamp: header.timestamp, payload: payload))
+                                frames.append(HistoryFrame(lsn: header.lsn, timestamp: header.timestamp, payload: payload,
+                                                           segment: file, offset: Int64(offset), bytesOnDisk: header.frameLength))
                             }
                             offset += header.frameLength
                         }
