@@ -119,9 +119,16 @@ public final class HistoryLog: Sendable {
                     if !readOnly { try fileSystem.remove(path); removed = true }
                     continue
                 }
-                let file = try fileSystem.open(path, mode: .readOnly)
-                let bytes = try file.read(count: Int(try file.size()), at: 0)
-                try file.close()
+                let bytes: [UInt8]
+                do {
+                    let file = try fileSystem.open(path, mode: .readOnly)
+                    defer { try? file.close() }
+                    bytes = try file.read(count: Int(try file.size()), at: 0)
+                } catch where readOnly {
+                    // The writer's retention or purge deleted it after the listing: history
+                    // now starts later, which the next segments show.
+                    continue
+                }
                 var segment = Segment(name: name, firstLSN: first)
                 let valid = scan(bytes, logLastLSN: logLastLSN, segment: &segment, state: &s)
                 if valid < bytes.count {
