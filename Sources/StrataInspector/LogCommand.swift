@@ -8,9 +8,11 @@ struct LogCommand: ParsableCommand {
         commandName: "log",
         abstract: "List the transactions in the log: LSN, time, kind, rows changed per entity, bytes on disk.",
         discussion: """
-            Transactions that a checkpoint folded into the snapshot are no longer in the log. \
+            Transactions that a checkpoint folded into the snapshot are no longer in the log; \
+            when the store keeps persistent history, they are listed from it (their SEGMENT is \
+            a history-….hist file), with each transaction's author. \
             With --json, one object per line: lsn, time (ISO 8601, UTC), kind, bytes, payloadBytes, \
-            segment, offset and changes ({"entity", "inserted", "updated", "deleted"}).
+            segment, offset, author (when known) and changes ({"entity", "inserted", "updated", "deleted"}).
 
             Example:
               strata log todo.strata --from 100 --limit 20 --json
@@ -34,9 +36,18 @@ struct LogCommand: ParsableCommand {
             if json {
                 for entry in entries { out.line(Self.json(entry)) }
             } else {
-                TableWriter(header: ["LSN", "TIME", "KIND", "CHANGES", "BYTES"], rows: entries.map { entry in
-                    [String(entry.lsn), Self.time(entry.time), entry.kind, Self.changes(entry), String(entry.bytesOnDisk)]
-                }).write(to: out)
+                if entries.contains(where: { $0.author != nil || $0.segment.hasSuffix(".hist") }) {
+                    // A store with persistent history: who made each transaction, and where it
+                    // is kept (the log, or history for those a checkpoint folded away).
+                    TableWriter(header: ["LSN", "TIME", "KIND", "AUTHOR", "CHANGES", "BYTES", "SEGMENT"], rows: entries.map { entry in
+                        [String(entry.lsn), Self.time(entry.time), entry.kind, entry.author ?? "-", Self.changes(entry),
+                         String(entry.bytesOnDisk), entry.segment]
+                    }).write(to: out)
+                } else {
+                    TableWriter(header: ["LSN", "TIME", "KIND", "CHANGES", "BYTES"], rows: entries.map { entry in
+                        [String(entry.lsn), Self.time(entry.time), entry.kind, Self.changes(entry), String(entry.bytesOnDisk)]
+                    }).write(to: out)
+                }
             }
             try out.flush()
         }
@@ -63,10 +74,12 @@ struct LogCommand: ParsableCommand {
             RowText.jsonObject([("entity", .string(change.entity)), ("inserted", .int(Int64(change.inserted))),
                                 ("updated", .int(Int64(change.updated))), ("deleted", .int(Int64(change.deleted)))])
         }
-        let head = RowText.jsonObject([("lsn", .int(Int64(entry.lsn))), ("time", .string(time(entry.time))),
-                                       ("kind", .string(entry.kind)), ("bytes", .int(Int64(entry.bytesOnDisk))),
-                                       ("payloadBytes", .int(Int64(entry.payloadBytes))),
-                                       ("segment", .string(entry.segment)), ("offset", .int(entry.offset))])
+        var fields: [(String, AttributeValue)] = [("lsn", .int(Int64(entry.lsn))), ("time", .string(time(entry.time))),
+                                                  ("kind", .string(entry.kind)), ("bytes", .int(Int64(entry.bytesOnDisk))),
+                                                  ("payloadBytes", .int(Int64(entry.payloadBytes))),
+                                                  ("segment", .string(entry.segment)), ("offset", .int(entry.offset))]
+        if let author = entry.author { fields.append(("author", .string(author))) }
+        let head = RowText.jsonObject(fields)
         return head.dropLast() + ",\"changes\":[" + changes.joined(separator: ",") + "]}"
     }
 }

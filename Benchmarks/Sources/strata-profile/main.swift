@@ -11,7 +11,8 @@
 // and the request workloads: batch-insert N, batch-update N, batch-delete N (even keys),
 // predicate-count N / predicate-ids N (`age BETWEEN {100, 200}` over N people), sorted-fetch N
 // (all N items by createdAt as faults, reading `name`), and the typed API's typed-insert N and
-// typed-sorted-fetch N (the same work through `@Model` objects). Their stores are built, checkpointed
+// typed-sorted-fetch N (the same work through `@Model` objects); observe N and history N print
+// figures of their own (fetched-results controller latency; persistent history's costs). Their stores are built, checkpointed
 // and reopened before the profiled call, so setup shows up outside `profiled…`.
 import Foundation
 import Strata
@@ -21,7 +22,7 @@ import StrataStorage
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
     FileHandle.standardError.write(Data(("usage: strata-profile insert|saves|snapshot-load|append|open|batch-insert|"
-        + "batch-update|batch-delete|predicate-count|predicate-ids|sorted-fetch|typed-insert|typed-sorted-fetch|observe COUNT\n").utf8))
+        + "batch-update|batch-delete|predicate-count|predicate-ids|sorted-fetch|typed-insert|typed-sorted-fetch|observe|history COUNT\n").utf8))
     exit(2)
 }
 let root = FileManager.default.temporaryDirectory
@@ -318,6 +319,8 @@ case "typed-sorted-fetch":
     try store.close()
 case "observe":
     try measureObservation(directory: directory, count: count)
+case "history":
+    try measureHistory(directory: directory, count: count)
 default:
     FileHandle.standardError.write(Data("unknown case \(arguments[1])\n".utf8))
     exit(2)

@@ -35,7 +35,7 @@ extension ObjectContext {
             attempts += 1
             let changes = try buildChangeset()
             do {
-                let (version, change) = try store.commit(changes, origin: ObjectIdentifier(self))
+                let (version, change) = try store.commit(changes, origin: ObjectIdentifier(self), author: transactionAuthor ?? name)
                 // The store's change lists exactly the IDs of the inserted objects (each one
                 // is an insert of the changeset), so their set is not built a second time.
                 finishSave(lsn: version.lsn, inserted: change.insertedIDs)

@@ -37,8 +37,12 @@ public final class ObjectContext: @unchecked Sendable {
     public let concurrencyType: ConcurrencyType
     /// What a save does on a conflict. Default ``MergePolicy/error``.
     public var mergePolicy: MergePolicy = .error
-    /// A name for debugging and messages.
+    /// A name for debugging and messages; persistent history records it as the author of
+    /// this context's saves unless ``transactionAuthor`` is set.
     public var name: String?
+    /// The author persistent history records for this context's saves (Core Data's
+    /// `transactionAuthor`); `nil` records ``name``.
+    public var transactionAuthor: String?
 
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()

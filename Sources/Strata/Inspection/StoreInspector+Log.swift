@@ -13,14 +13,19 @@ public struct LogEntry: Sendable, Hashable {
     public var kind: String
     /// Rows changed, per entity, in schema order; entities it did not touch are left out.
     public var changes: [EntityChangeCounts]
-    /// Bytes the transaction takes on disk (frame header and stored payload).
+    /// Bytes the transaction takes on disk (frame header and stored payload; for a
+    /// transaction listed from persistent history, its history entry).
     public var bytesOnDisk: Int
     /// Bytes of its payload once decompressed.
     public var payloadBytes: Int
-    /// The log segment it is in.
+    /// The log segment it is in, or the history segment (`history-….hist`) for a
+    /// transaction a checkpoint folded into the snapshot, listed from persistent history.
     public var segment: String
     /// Its byte offset in that segment.
     public var offset: Int64
+    /// Who made it, when the store keeps persistent history and the transaction had an
+    /// author (a context's `transactionAuthor` or name, a batch request's).
+    public var author: String?
 }
 
 /// How many rows of one entity a transaction inserted, updated and deleted.
@@ -36,17 +41,28 @@ public struct EntityChangeCounts: Sendable, Hashable {
 }
 
 extension StoreInspector {
-    /// The transactions in the log after the snapshot, oldest first.
+    /// The transactions in the log after the snapshot, oldest first, preceded, when the
+    /// store keeps persistent history, by the older transactions history still has.
     ///
-    /// Transactions a checkpoint folded into the snapshot are no longer in the log.
+    /// Transactions a checkpoint folded into the snapshot are no longer in the log; without
+    /// persistent history they are not listed.
     ///
     /// - Parameters:
     ///   - from: the first LSN to list (default: all).
     ///   - limit: at most this many entries (`nil`: all).
     /// - Complexity: O(bytes of the listed payloads).
     public func log(from: UInt64 = 0, limit: Int? = nil) -> [LogEntry] {
+        // A store that keeps history writes a transaction's author into its frame.
+        var authors: [UInt64: String] = [:]
+        let records = self.records.map { record -> LogRecord in
+            guard let (plain, author) = try? AuthoredPayload.split(record) else { return record }
+            if let author { authors[record.lsn] = author }
+            return plain
+        }
+        let older = historyEntries(from: from, before: records.first?.lsn ?? newestLSN + 1, limit: limit)
         let matching = records.filter { $0.lsn >= from }
-        let listed = limit.map { Array(matching.prefix(max(0, $0))) } ?? matching
+        let remaining = limit.map { max(0, $0 - older.count) }
+        let listed = remaining.map { Array(matching.prefix($0)) } ?? matching
         // Each transaction is decoded with the layouts of the schema it was written with:
         // the snapshot's, then the metadata frame's, then each migration's.
         func layouts(of schema: Schema) -> [EntityLayout] {
@@ -66,7 +82,11 @@ extension StoreInspector {
                 break
             }
         }
-        return listed.map { entry(for: $0, layouts: byLSN[$0.lsn] ?? store.layouts) }
+        return older + listed.map { record in
+            var entry = entry(for: record, layouts: byLSN[record.lsn] ?? store.layouts)
+            entry.author = authors[record.lsn]
+            return entry
+        }
     }
 
     private func entry(for record: LogRecord, layouts: [EntityLayout]) -> LogEntry {

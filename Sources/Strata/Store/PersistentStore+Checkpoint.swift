@@ -26,6 +26,9 @@ extension PersistentStore {
         metadata.history = schemaHistory
         let size = try engine.completeCheckpoint(lsn: version.lsn, tables: layouts.map(\.table),
                                                  metadata: metadata.encoded(includingKeys: true)) { writer in
+            // History must hold every transaction up to the snapshot before the log that
+            // holds them is deleted: after this checkpoint only history remembers them.
+            try historyLog?.sync()
             for table in version.tables {
                 for chunk in table.chunks { try writer.append(table: table.layout.index, columns: chunk.columns) }
             }

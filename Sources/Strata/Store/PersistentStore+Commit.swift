@@ -21,10 +21,14 @@ extension PersistentStore {
     ///   `StorageError` when the log cannot be written (the store is then read-only).
     @discardableResult
     func commit(_ changes: Changeset, kind: TransactionKind = .save, payload: [UInt8]? = nil,
-                origin: ObjectIdentifier? = nil) throws -> (StoreVersion, StoreChange) {
+                origin: ObjectIdentifier? = nil, author: String? = nil) throws -> (StoreVersion, StoreChange) {
         // Encoding, compressing and checksumming the payload need no lock: only the version
-        // build, the conflict check and the LSN assignment are serialized.
-        let prepared = try FrameCodec.prepare(payload ?? ChangesetCodec.encode(changes))
+        // build, the conflict check and the LSN assignment are serialized. So is the history
+        // entry (only its LSN and time are given under the lock).
+        let record = historyRecord(kind: kind, author: author) { HistoryEntry.groups(changes, layouts: layouts) }
+        let (frameKind, framePayload) = record == nil ? (kind.rawValue, payload ?? ChangesetCodec.encode(changes))
+            : AuthoredPayload.wrap(kind: kind, author: author, payload: payload ?? ChangesetCodec.encode(changes))
+        let prepared = try FrameCodec.prepare(framePayload)
         let (version, lsn) = try writer.withLock { state throws -> (StoreVersion, UInt64) in
             var conflicts: [StoreConflict] = []
             for (index, entity) in changes.entities {
@@ -54,8 +58,10 @@ extension PersistentStore {
                 throw StrataError(.misuse, "The transaction does not apply to the store (\(error)); nothing was saved.")
             }
             next = StoreVersion(lsn: lsn, tables: next.tables)
-            let assigned = try engine.submit(kind: kind.rawValue, prepared: prepared)
+            let now = Self.now()
+            let assigned = try engine.submit(kind: frameKind, prepared: prepared, timestamp: now)
             precondition(assigned == lsn, "log LSNs must follow the store's writer lock")
+            if let record { historyLog?.append(lsn: lsn, timestamp: now, payload: record) }
             state.head = next
             return (next, lsn)
         }

@@ -68,8 +68,15 @@ extension PersistentStore {
             tables = layouts.map { EntityTable(layout: $0, chunks: chunksByTable[$0.index]) }
         }
         var version = StoreVersion(lsn: recovered.snapshot?.lsn ?? 0, tables: tables)
-        for record in recovered.records {
+        // Persistent history: the log's transactions that history lacks (not yet written out
+        // when the process stopped) are added from the replay below.
+        let history = try openHistory(directory: directory, options: options, engine: engine)
+        let historyFrom = history?.lastLSN ?? .max
+        for original in recovered.records {
+            let record = original
             do {
+                let (record, author) = try AuthoredPayload.split(original)
+                var groups: [HistoryEntry.Group] = []
                 switch TransactionKind(rawValue: record.kind) {
                 case .metadata?:
                     if metadata == nil {
@@ -90,15 +97,24 @@ extension PersistentStore {
                 case .save?, .batchInsert?:
                     guard metadata != nil else { throw PayloadError("a save before the store's metadata") }
                     let changes = try ChangesetCodec.decode(record.payload, layouts: layouts)
+                    if record.lsn > historyFrom { groups = HistoryEntry.groups(changes, layouts: layouts) }
                     try apply(changes, to: &version, lsn: record.lsn, nextKeys: &metadata!.nextPrimaryKeys)
                 case .batchUpdate?:
                     guard metadata != nil else { throw PayloadError("a batch update before the store's metadata") }
-                    try apply(try BatchUpdateRecord(decoding: record.payload), to: &version, lsn: record.lsn)
+                    let batch = try BatchUpdateRecord(decoding: record.payload)
+                    try apply(batch, to: &version, lsn: record.lsn)
+                    if record.lsn > historyFrom { groups = HistoryEntry.groups(batch, layouts: layouts) }
                 case .batchDelete?:
                     guard metadata != nil else { throw PayloadError("a batch delete before the store's metadata") }
-                    try apply(try BatchDeleteRecord(decoding: record.payload), to: &version, lsn: record.lsn)
+                    let batch = try BatchDeleteRecord(decoding: record.payload)
+                    try apply(batch, to: &version, lsn: record.lsn)
+                    if record.lsn > historyFrom { groups = HistoryEntry.groups(batch, layouts: layouts) }
                 default:
                     throw PayloadError("unknown transaction kind \(record.kind)")
+                }
+                if let history, record.lsn > historyFrom, let kind = TransactionKind(rawValue: record.kind), kind != .metadata {
+                    history.append(lsn: record.lsn, timestamp: record.timestamp,
+                                   payload: HistoryEntry(kind: kind, author: author, groups: groups).encoded())
                 }
             } catch let error as StrataError {
                 throw error
@@ -118,6 +134,8 @@ extension PersistentStore {
                 }
                 (metadata, layouts) = (state.metadata, state.layouts)
                 version = StoreVersion(lsn: lsn, tables: state.tables)
+                history?.append(lsn: lsn, timestamp: now(),
+                                payload: HistoryEntry(kind: .migration, author: nil, groups: []).encoded())
             }
         }
         if metadata == nil {
@@ -142,7 +160,7 @@ extension PersistentStore {
         }
         let store = PersistentStore(directory: directory, storeID: metadata!.storeID, schema: metadata!.schema,
                                validationSchema: appSchema ?? metadata!.schema, report: recovered.report, options: options, layouts: layouts, engine: engine,
-                               version: version, nextPrimaryKeys: metadata!.nextPrimaryKeys)
+                               version: version, nextPrimaryKeys: metadata!.nextPrimaryKeys, history: history)
         store.schemaHistoryStorage.withLock { $0 = metadata!.history }
         return store
     }

@@ -8,6 +8,8 @@ struct BuiltTransaction {
     var inserted = ObjectIDSet()
     var updated = ObjectIDSet()
     var deleted = ObjectIDSet()
+    /// Its changes for persistent history (read only when the store keeps history).
+    var history: [HistoryEntry.Group] = []
 }
 
 extension PersistentStore {
@@ -16,7 +18,7 @@ extension PersistentStore {
     /// log are exactly the rows they change). `build` returns `nil` to write nothing.
     ///
     /// - Returns: the published version and the change, or `nil` when nothing was written.
-    func commitTransaction(kind: TransactionKind,
+    func commitTransaction(kind: TransactionKind, author: String? = nil,
                            build: (_ head: StoreVersion, _ lsn: UInt64, _ nextKeys: inout [Int64]) throws -> BuiltTransaction?)
         throws -> (StoreVersion, StoreChange)? {
         let built = try writer.withLock { state throws -> (BuiltTransaction, UInt64)? in
@@ -26,8 +28,13 @@ extension PersistentStore {
             let lsn = engine.lastLSN + 1
             var keys = state.nextPrimaryKeys
             guard let transaction = try build(state.head, lsn, &keys) else { return nil }
-            let assigned = try engine.submit(kind: kind.rawValue, payload: transaction.payload)
+            let record = historyRecord(kind: kind, author: author) { transaction.history }
+            let (frameKind, payload) = record == nil ? (kind.rawValue, transaction.payload)
+                : AuthoredPayload.wrap(kind: kind, author: author, payload: transaction.payload)
+            let now = Self.now()
+            let assigned = try engine.submit(kind: frameKind, prepared: try FrameCodec.prepare(payload), timestamp: now)
             precondition(assigned == lsn, "log LSNs must follow the store's writer lock")
+            if let record { historyLog?.append(lsn: lsn, timestamp: now, payload: record) }
             state.nextPrimaryKeys = keys
             state.head = transaction.next
             return (transaction, lsn)

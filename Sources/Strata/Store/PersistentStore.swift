@@ -59,10 +59,13 @@ public final class PersistentStore: Sendable {
     let schemaHistoryStorage = Locked<[SchemaHistoryEntry]>([])
     /// How a read-only store follows the writer's log (see ``refresh()``).
     let following = StoreFollowing()
+    /// Persistent history, when the store keeps it (``Options/persistentHistory``).
+    let historyLog: HistoryLog?
 
     init(directory: String, storeID: UUID, schema: Schema, validationSchema: Schema, report: RecoveryReport,
          options: Options, layouts: [EntityLayout], engine: StorageEngine, version: StoreVersion,
-         nextPrimaryKeys: [Int64]) {
+         nextPrimaryKeys: [Int64], history: HistoryLog? = nil) {
+        historyLog = history
         self.directory = directory
         self.storeID = storeID
         self.schema = schema
@@ -152,6 +155,10 @@ public final class PersistentStore: Sendable {
     /// Flushes the log and releases the writer lock. The store cannot be used afterwards.
     public func close() throws {
         following.stop()
+        do { try historyLog?.close() } catch {
+            try? engine.close()
+            throw error
+        }
         try engine.close()
     }
 

@@ -25,6 +25,11 @@ extension PersistentStore {
         /// For example: `var options = PersistentStore.Options.readOnly;
         /// options.followInterval = .milliseconds(100)`.
         public var followInterval: Duration?
+        /// Whether to keep persistent history, and how much: every transaction's author,
+        /// time, LSN and changed rows, readable with ``PersistentStore/history(after:)``
+        /// across checkpoints (see <doc:ObservingChanges>). `nil` (the default, as in Core
+        /// Data) keeps none.
+        public var persistentHistory: HistoryRetention?
 
         /// The defaults: durable saves, strict recovery, automatic checkpoints.
         public init() {}

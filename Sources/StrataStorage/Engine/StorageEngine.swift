@@ -156,11 +156,13 @@ public final class StorageEngine: @unchecked Sendable {
     ///
     /// - Throws: ``StorageError/Code/readOnly`` when opened read-only; the earlier write
     ///   or sync error once the engine has failed.
-    public func submit(kind: UInt8, prepared: PreparedPayload) throws -> UInt64 {
+    /// - Parameter timestamp: the commit time for the frame (microseconds since 1970), so
+    ///   that a record kept elsewhere (persistent history) can carry the same; `nil`: now.
+    public func submit(kind: UInt8, prepared: PreparedPayload, timestamp: Int64? = nil) throws -> UInt64 {
         guard let log else {
             throw StorageError(.readOnly, "The store at \(directory) was opened read-only; open it without readOnly to write.")
         }
-        return try log.submit(kind: kind, prepared: prepared, timestamp: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        return try log.submit(kind: kind, prepared: prepared, timestamp: timestamp ?? Int64(Date().timeIntervalSince1970 * 1_000_000))
     }
 
     /// Waits until the transaction `lsn` from ``submit(kind:payload:)`` is as durable as

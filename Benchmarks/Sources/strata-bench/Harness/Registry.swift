@@ -19,6 +19,8 @@ enum Registry {
         TypedModels.sortedFetch,
         TypedModels.predicateCount,
         MigrateAddColumn.workload,
+        ObserveSave.p50,
+        ObserveSave.p99,
     ]
 
     /// The storage engine's micro-benchmarks, run after the workloads; group "storage".
@@ -69,6 +71,6 @@ struct UnknownWorkload: Error, CustomStringConvertible {
 
     var description: String {
         let known = (Registry.all.map(\.name) + Registry.storage.map(\.name)).joined(separator: ", ")
-        return "no workload named '\(name)'; known workloads: \(known) (groups: predicate, durable-save, typed, storage)"
+        return "no workload named '\(name)'; known workloads: \(known) (groups: predicate, durable-save, typed, observe, storage)"
     }
 }

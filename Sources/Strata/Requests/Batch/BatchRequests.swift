@@ -74,6 +74,9 @@ public struct BatchUpdateRequest: Sendable, Hashable {
     public var propertiesToUpdate: [String: BatchValue] = [:]
     /// What the result holds (default ``BatchResultType/statusOnly``).
     public var resultType: BatchResultType = .statusOnly
+    /// The author persistent history records for the request's transaction (Core Data's
+    /// `transactionAuthor`); `nil` records none.
+    public var transactionAuthor: String?
 
     /// Creates a request.
     public init(entityName: String, predicate: ObjectPredicate? = nil, propertiesToUpdate: [String: BatchValue] = [:]) {
@@ -96,6 +99,9 @@ public struct BatchDeleteRequest: Sendable, Hashable {
     public var objectIDs: [ObjectID]?
     /// What the result holds (default ``BatchResultType/statusOnly``).
     public var resultType: BatchResultType = .statusOnly
+    /// The author persistent history records for the request's transaction (Core Data's
+    /// `transactionAuthor`); `nil` records none.
+    public var transactionAuthor: String?
 
     /// Deletes the objects of `entityName` matching `predicate`.
     public init(entityName: String, predicate: ObjectPredicate? = nil) {
@@ -128,6 +134,9 @@ public struct BatchInsertRequest: Sendable {
     var rows: Rows
     /// What the result holds (default ``BatchResultType/statusOnly``).
     public var resultType: BatchResultType = .statusOnly
+    /// The author persistent history records for the request's transaction (Core Data's
+    /// `transactionAuthor`); `nil` records none.
+    public var transactionAuthor: String?
 
     /// The rows, as attribute name → value (to-one relationships as `.int(primaryKey)`).
     /// For a request made with ``init(entityName:count:fill:)``, reading this builds every

@@ -23,7 +23,7 @@ extension PersistentStore {
             listed = Self.sortedDistinct(ids.map(\.primaryKey))
         }
         var deletedRecord = BatchDeleteRecord()
-        let outcome = try commitTransaction(kind: .batchDelete) { head, lsn, _ in
+        let outcome = try commitTransaction(kind: .batchDelete, author: request.transactionAuthor) { head, lsn, _ in
             let initial = listed.map { Self.present($0, in: head.tables[root]) } ?? plan.matchingKeys(head)
             guard !initial.isEmpty else { return nil }
             let record = try resolveDelete(root: root, keys: initial, in: head)
@@ -39,7 +39,8 @@ extension PersistentStore {
             deletedRecord = record
             return BuiltTransaction(next: StoreVersion(lsn: lsn, tables: next.tables), payload: record.encoded(),
                                     updated: objectIDSet(updated),
-                                    deleted: objectIDSet(record.deletes.map { ($0.key, $0.value) }))
+                                    deleted: objectIDSet(record.deletes.map { ($0.key, $0.value) }),
+                                    history: historyLog == nil ? [] : HistoryEntry.groups(record, layouts: layouts))
         }
         var deletedIDs: ObjectIDSet?
         if request.resultType == .objectIDs {

@@ -33,7 +33,7 @@ extension PersistentStore {
             rows.append(values)
         }
         var inserted = KeyRanges(sortedKeys: [])
-        let outcome = try commitTransaction(kind: .batchInsert) { head, lsn, nextKeys in
+        let outcome = try commitTransaction(kind: .batchInsert, author: request.transactionAuthor) { head, lsn, nextKeys in
             guard !rows.isEmpty else { return nil }
             for (p, property) in layout.properties.enumerated() {
                 guard let destination = property.destination else { continue }
@@ -51,7 +51,9 @@ extension PersistentStore {
             try Self.apply(changes, to: &next, lsn: lsn, nextKeys: &nextKeys)
             inserted = KeyRanges(first: first, count: Int64(rows.count))
             return BuiltTransaction(next: StoreVersion(lsn: lsn, tables: next.tables), payload: ChangesetCodec.encode(changes),
-                                    inserted: objectIDSet([(layout.index, KeyRanges(first: first, count: Int64(rows.count)))]))
+                                    inserted: objectIDSet([(layout.index, KeyRanges(first: first, count: Int64(rows.count)))]),
+                                    history: [HistoryEntry.Group(type: .insert, entity: layout.entity.name, properties: [],
+                                                                 keys: KeyRanges(first: first, count: Int64(rows.count)))])
         }
         return BatchResult(status: true, objectIDSet: request.resultType == .objectIDs ? objectIDSet([(layout.index, inserted)]) : nil,
                            count: request.resultType == .count ? inserted.count : nil, lsn: outcome?.0.lsn ?? 0)

@@ -13,7 +13,7 @@ extension PersistentStore {
             try resolve(key, value, layout: layout)
         }
         var matched = KeyRanges(sortedKeys: [])
-        let outcome = try commitTransaction(kind: .batchUpdate) { head, lsn, _ in
+        let outcome = try commitTransaction(kind: .batchUpdate, author: request.transactionAuthor) { head, lsn, _ in
             guard !assignments.isEmpty else { return nil }
             var next = head
             var editor = TableEditor(table: next.tables[layout.index])
@@ -34,7 +34,8 @@ extension PersistentStore {
             let record = BatchUpdateRecord(entity: layout.index, keys: ranges, assignments: assignments)
             // The updated IDs stay key ranges until an observer or a merging context reads them.
             return BuiltTransaction(next: StoreVersion(lsn: lsn, tables: next.tables), payload: record.encoded(),
-                                    updated: objectIDSet([(layout.index, ranges)]))
+                                    updated: objectIDSet([(layout.index, ranges)]),
+                                    history: historyLog == nil ? [] : HistoryEntry.groups(record, layouts: layouts))
         }
         return BatchResult(status: true,
                            objectIDSet: request.resultType == .objectIDs ? objectIDSet([(layout.index, matched)]) : nil,
