@@ -46,6 +46,9 @@ public final class ManagedObject: CustomStringConvertible {
     @exclusivity(unchecked) var committed: RowValues?
     /// While a fault: where the fetch that made it found its row (see ``FaultHint``).
     @exclusivity(unchecked) var faultHint: FaultHint?
+    /// Objects a fetch prefetched for this one (``FetchRequest/relationshipKeyPathsForPrefetching``),
+    /// held so that they stay registered while this object is used.
+    @exclusivity(unchecked) var prefetched: [ManagedObject]?
     /// The row version those values came from (0 for an object inserted in this context).
     @exclusivity(unchecked) var committedVersion: UInt64 = 0
     /// Changes not yet saved, by property index.

@@ -7,6 +7,8 @@ extension ObjectContext {
     /// - Complexity: O(rows of the entity) for the scan (chunks whose min/max rule them out
     ///   are skipped), O(m log m) to order m matches.
     public func fetch(_ request: FetchRequest) throws(StrataError) -> FetchedResults {
+        let prefetch = request.relationshipKeyPathsForPrefetching.isEmpty ? []
+            : try prefetchPlan(request.relationshipKeyPathsForPrefetching, from: try store.layout(named: request.entityName).index)
         let (plan, version, items) = try matches(request)
         let ordered = plan.order(items, version: version)
         var keys: [Int64] = []
@@ -26,7 +28,8 @@ extension ObjectContext {
         return FetchedResults(context: self, ids: ids, batchSize: request.fetchBatchSize,
                               loadValues: !request.returnsObjectsAsFaults, layoutIndex: plan.layout.index,
                               places: FetchPlaces(lsn: version.lsn, chunks: table.chunks,
-                                                  columns: plan.layout.columnAccess, places: places))
+                                                  columns: plan.layout.columnAccess, places: places),
+                              prefetch: prefetch)
     }
 
     /// The IDs of the objects matching `request`, in order.

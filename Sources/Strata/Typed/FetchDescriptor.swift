@@ -30,6 +30,10 @@ public struct FetchDescriptor<Model: PersistentModel> {
     /// every property on first access). Listing any loads all of an object's stored values
     /// at once, as Strata reads whole rows.
     public var propertiesToFetch: [PartialKeyPath<Model>] = []
+    /// Relationships whose destination models are loaded with the results, in one pass
+    /// instead of one fault per object (SwiftData's name; see
+    /// ``FetchRequest/relationshipKeyPathsForPrefetching``).
+    public var relationshipKeyPathsForPrefetching: [PartialKeyPath<Model>] = []
 
     /// A descriptor of the objects matching `predicate`, in the order of `sortBy`.
     public init(predicate: Predicate<Model>? = nil, sortBy: [SortDescriptor<Model>] = []) {
@@ -61,6 +65,12 @@ extension FetchDescriptor {
                 return name
             }
             request.returnsObjectsAsFaults = false
+        }
+        request.relationshipKeyPathsForPrefetching = try relationshipKeyPathsForPrefetching.map { keyPath throws(StrataError) in
+            guard let name = Model._$propertyName(for: keyPath) else {
+                throw StrataError(.unknownKey, "\(keyPath) is not a persisted property of \(Model.entityName).", entity: Model.entityName)
+            }
+            return name
         }
         return request
     }

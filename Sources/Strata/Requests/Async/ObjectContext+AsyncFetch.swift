@@ -14,6 +14,8 @@ extension ObjectContext {
     ///   the objects of a request with no batch size.
     public func execute(_ request: AsynchronousFetchRequest) throws(StrataError) -> AsynchronousFetchResult {
         let plan = try FetchPlan(request.fetchRequest, store: store)
+        // Checked now, so that a bad path fails the call rather than the fetch.
+        _ = try prefetchPlan(request.fetchRequest.relationshipKeyPathsForPrefetching, from: plan.layout.index)
         let version = store.currentVersion
         let rows = version.tables[plan.layout.index].rowCount
         let result = AsynchronousFetchResult(totalRows: rows)
@@ -48,7 +50,8 @@ extension ObjectContext {
                 case .objects(let keys, let places):
                     let objects = FetchedResults(context: self, ids: .keys(keys, storeID: store.storeID, entityName: plan.layout.entity.name),
                                                  batchSize: plan.request.fetchBatchSize, loadValues: !plan.request.returnsObjectsAsFaults,
-                                                 layoutIndex: plan.layout.index, places: places, materialize: false)
+                                                 layoutIndex: plan.layout.index, places: places, materialize: false,
+                                                 prefetch: (try? prefetchPlan(plan.request.relationshipKeyPathsForPrefetching, from: plan.layout.index)) ?? [])
                     materialize(objects, from: 0, meter: meter, result: result, request: request)
                 case .objectIDs(let ids):
                     complete(result, request: request, meter: meter) { $0.complete(objects: nil, ids: ids, count: ids.count, dictionaries: nil) }

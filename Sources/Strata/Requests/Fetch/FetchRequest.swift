@@ -45,6 +45,13 @@ public struct FetchRequest: Sendable, Hashable {
     /// The attributes (and to-one relationships, as keys) of dictionary results
     /// (`nil`: every attribute).
     public var propertiesToFetch: [String]?
+    /// Relationships whose destination objects are loaded with the results, in one pass over
+    /// each destination table instead of one fault per object (Core Data's
+    /// `relationshipKeyPathsForPrefetching`). A path may go through several relationships
+    /// (`"list.owner"`); to-one and to-many both work. Each result holds the objects loaded
+    /// for it (except those of its own entity), so they stay registered while it is used.
+    /// Only object results prefetch.
+    public var relationshipKeyPathsForPrefetching: [String] = []
 
     /// A request for every object of `entityName`.
     public init(entityName: String, predicate: ObjectPredicate? = nil, sortKeys: [SortKey] = []) {

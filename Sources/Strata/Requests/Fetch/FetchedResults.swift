@@ -53,6 +53,8 @@ public struct FetchedResults: RandomAccessCollection {
         var all: [ManagedObject] = []
         var batchIndex = -1
         var batch: [ManagedObject] = []
+        /// The relationships to prefetch for each object made (``FetchRequest/relationshipKeyPathsForPrefetching``).
+        var prefetch: [[PrefetchStep]] = []
 
         init(context: ObjectContext, batchSize: Int, loadValues: Bool, layoutIndex: Int?, places: FetchPlaces?) {
             self.context = context
@@ -78,7 +80,15 @@ public struct FetchedResults: RandomAccessCollection {
             let previous = batch.map(\.registryKey)
             batch = objects
             batchIndex = index
+            if !prefetch.isEmpty { context.prefetch(prefetch, of: objects) }
             releaseInContext(previous)
+        }
+
+        /// Prefetches for `all`, once every object is made (once: the plan is then dropped).
+        func prefetchAll() {
+            guard !prefetch.isEmpty else { return }
+            context.prefetch(prefetch, of: all)
+            prefetch = []
         }
 
         deinit {
@@ -122,13 +132,15 @@ public struct FetchedResults: RandomAccessCollection {
     /// With `materialize: false` and no batch size, the objects are left for
     /// ``materialize(upTo:)`` to make.
     init(context: ObjectContext, ids: IDs, batchSize: Int, loadValues: Bool, layoutIndex: Int?, places: FetchPlaces?,
-         materialize: Bool = true) {
+         materialize: Bool = true, prefetch: [[PrefetchStep]] = []) {
         self.ids = ids
         let objects = Objects(context: context, batchSize: batchSize, loadValues: loadValues, layoutIndex: layoutIndex,
                               places: places)
+        objects.prefetch = prefetch
         self.objects = objects
         if batchSize == 0 && materialize {
             objects.all = (0..<ids.count).map { objects.object(at: $0, id: ids[$0]) }
+            objects.prefetchAll()
         }
     }
 
@@ -140,6 +152,7 @@ public struct FetchedResults: RandomAccessCollection {
         guard o.batchSize == 0 else { return }
         o.all.reserveCapacity(ids.count)
         for position in o.all.count..<Swift.min(end, ids.count) { o.all.append(o.object(at: position, id: ids[position])) }
+        if o.all.count == ids.count { o.prefetchAll() }
     }
 
     /// Every object, when they are all made already (no batch size): the typed layer walks
