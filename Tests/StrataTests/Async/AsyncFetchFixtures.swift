@@ -90,6 +90,27 @@ enum AsyncFixture {
         return nil
     }
 
+    /// The completion's outcome, or `nil` when the completion handler has not run within
+    /// `limit` — so that a lost completion fails the test that waits for it instead of
+    /// stalling the whole run. The limit is a dispatch timer, not a task sleep.
+    static func outcome(_ stream: AsyncStream<Outcome>, within limit: DispatchTimeInterval) async -> Outcome? {
+        let (expired, expire) = AsyncStream<Void>.makeStream()
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit) {
+            expire.yield()
+            expire.finish()
+        }
+        return await withTaskGroup(of: Outcome?.self) { group in
+            group.addTask { await outcome(stream) }
+            group.addTask {
+                for await _ in expired { return nil }
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
     /// Checks that `updates` are monotonic, that only the last is finished, and that the last
     /// reports `count` records found over all `total` rows; returns the problems found.
     static func progressProblems(_ updates: [FetchProgress], count: Int, total: Int) -> [String] {

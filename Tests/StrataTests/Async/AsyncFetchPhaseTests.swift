@@ -118,10 +118,12 @@ import StrataTestSupport
             let replay = "seed \(seed) (STRATA_SEED=\(seed) replays it)"
             let log = AsyncFixture.ProgressLog()
             let (result, stream) = try AsyncFixture.start(Self.sortedObjects, in: context, log: log)
-            // Somewhere from the start to a little after the usual end.
-            try await Task.sleep(for: span * (Double(rng.next() % 1_200) / 1_000))
-            result.cancel()
-            let outcome = try #require(await AsyncFixture.outcome(stream), "\(replay)")
+            // Somewhere from the start to a little after the usual end, from another thread.
+            let delay = span * (Double(rng.next() % 1_200) / 1_000)
+            let nanoseconds = Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { result.cancel() }
+            let outcome = try #require(await AsyncFixture.outcome(stream, within: .seconds(120)),
+                                       "\(replay): no completion within 120 s of the fetch's start")
             let finished = log.updates.filter(\.isFinished)
             if outcome.error?.code == .cancelled {
                 outcomes.cancelled += 1
