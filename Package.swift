@@ -131,10 +131,10 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// Expansion and diagnostic tests of the macros themselves. They link swift-syntax into the
-// test bundle, which builds it a second time (the macro plugin has its own, for the host).
-// `scripts/tsan` sets STRATA_WITHOUT_MACRO_TESTS=1: its build runs none of them, and so
-// builds swift-syntax once instead of twice.
+// Expansion and diagnostic tests of the macros themselves (they link the swift-syntax that
+// the macro plugin is built with; SwiftPM compiles it once per build directory).
+// `scripts/tsan` sets STRATA_WITHOUT_MACRO_TESTS=1: the sanitizer stage runs none of them,
+// so its build leaves out their compile and link.
 if Context.environment["STRATA_WITHOUT_MACRO_TESTS"] != "1" {
     package.targets.append(
         .testTarget(
