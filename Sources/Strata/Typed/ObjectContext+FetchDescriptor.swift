@@ -11,10 +11,11 @@ extension ObjectContext {
     public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws(StrataError) -> [Model] {
         _ = try modelLayoutIndex(Model.self)
         let results = try fetch(descriptor.fetchRequest())
-        guard let objects = results.allObjects else { return results.map { uniqueModel(for: $0, as: Model.self) } }
+        let registrar = modelRegistrar
+        guard let objects = results.allObjects else { return results.map { uniqueModel(for: $0, as: Model.self, registrar: registrar) } }
         return Array(unsafeUninitializedCapacity: objects.count) { buffer, made in
             for (index, object) in objects.enumerated() {
-                (buffer.baseAddress! + index).initialize(to: uniqueModel(for: object, as: Model.self))
+                (buffer.baseAddress! + index).initialize(to: uniqueModel(for: object, as: Model.self, registrar: registrar))
             }
             made = objects.count
         }

@@ -61,11 +61,24 @@ extension ObjectContext {
     /// The typed face of `object`: the model already made for it, or a new one (so each
     /// object has at most one model at a time, as each ID has one object).
     func uniqueModel<Model: PersistentModel>(for object: ManagedObject, as type: Model.Type) -> Model {
+        uniqueModel(for: object, as: Model.self, registrar: modelRegistrar)
+    }
+
+    /// ``uniqueModel(for:as:)`` with the registrar a new model gets (``modelRegistrar``),
+    /// read once by a caller that makes many models: reading ``modelObservation`` costs an
+    /// exclusivity check per model otherwise.
+    func uniqueModel<Model: PersistentModel>(for object: ManagedObject, as type: Model.Type, registrar: ModelRegistrar?) -> Model {
         if let model = object.typedModel as? Model { return model }
         let model = Model(_$backing: ModelBacking(object: object))
-        if modelObservation == .sharedByContext { model._$observation = sharedModelRegistrar }
+        if let registrar { model._$observation = registrar }
         object.typedModel = model
         return model
+    }
+
+    /// The registrar this context's new models share, or `nil` when each model makes its own
+    /// (see ``ModelObservation``).
+    var modelRegistrar: ModelRegistrar? {
+        modelObservation == .sharedByContext ? sharedModelRegistrar : nil
     }
 
     /// ``model(for:as:)`` for a class known only at run time (a relationship's destination).
