@@ -5,10 +5,17 @@
 import CompilerPluginSupport
 import PackageDescription
 
+// STRATA_MACRO_PLUGIN=PATH: expand `@Model` and the other macros with a plugin already built
+// (the debug build's `StrataMacros-tool`) instead of building the macro target, and with it
+// swift-syntax, again. `scripts/tsan` sets it: the sanitizer's build directory would otherwise
+// compile swift-syntax a second time in every CI run (2–3 minutes on this machine). The
+// macro target and its tests are left out of such a build; every target gets the plugin.
+let prebuiltMacroPlugin = Context.environment["STRATA_MACRO_PLUGIN"].flatMap { $0.isEmpty ? nil : $0 }
+
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
-]
+] + (prebuiltMacroPlugin.map { [.unsafeFlags(["-load-plugin-executable", "\($0)#StrataMacros"])] } ?? [])
 
 let package = Package(
     name: "Strata",
@@ -53,19 +60,9 @@ let package = Package(
         // swift-syntax); `StrataModels` declares them and re-exports `Strata`, whose
         // `Typed/` folder holds the runtime they expand to. Only code that writes `@Model`
         // builds swift-syntax: the core and the inspector do not.
-        .macro(
-            name: "StrataMacros",
-            dependencies: [
-                .product(name: "SwiftSyntax", package: "swift-syntax"),
-                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
-                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
-                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
-            ],
-            swiftSettings: strictSettings
-        ),
         .target(
             name: "StrataModels",
-            dependencies: ["Strata", "StrataMacros"],
+            dependencies: prebuiltMacroPlugin == nil ? ["Strata", "StrataMacros"] : ["Strata"],
             swiftSettings: strictSettings
         ),
         // Layer 10: the `strata` inspector, a command-line tool over a store directory.
@@ -131,11 +128,27 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// The macros' own target (see layer 7 above): left out when a prebuilt plugin expands them
+// (STRATA_MACRO_PLUGIN, at the top).
+if prebuiltMacroPlugin == nil {
+    package.targets.append(
+        .macro(
+            name: "StrataMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ],
+            swiftSettings: strictSettings
+        )
+    )
+}
+
 // Expansion and diagnostic tests of the macros themselves (they link the swift-syntax that
 // the macro plugin is built with; SwiftPM compiles it once per build directory).
-// `scripts/tsan` sets STRATA_WITHOUT_MACRO_TESTS=1: the sanitizer stage runs none of them,
-// so its build leaves out their compile and link.
-if Context.environment["STRATA_WITHOUT_MACRO_TESTS"] != "1" {
+// STRATA_WITHOUT_MACRO_TESTS=1 leaves out their compile and link; so does a prebuilt plugin.
+if Context.environment["STRATA_WITHOUT_MACRO_TESTS"] != "1" && prebuiltMacroPlugin == nil {
     package.targets.append(
         .testTarget(
             name: "StrataMacrosTests",
