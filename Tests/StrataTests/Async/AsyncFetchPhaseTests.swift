@@ -109,7 +109,8 @@ import StrataTestSupport
         var span = Duration.seconds(3_600)
         for _ in 0..<3 {
             let started = ContinuousClock.now
-            _ = await AsyncFixture.outcome(try AsyncFixture.start(Self.sortedObjects, in: context).1)
+            _ = try #require(await AsyncFixture.outcome(try AsyncFixture.start(Self.sortedObjects, in: context).1, within: .seconds(120)),
+                             "warm-up fetch: no completion within 120 s")
             span = min(span, ContinuousClock.now - started)
         }
         var outcomes: (cancelled: Int, completed: Int) = (0, 0)
@@ -139,10 +140,14 @@ import StrataTestSupport
         // Deterministic ends of the race: before the start and after the completion.
         let (early, earlyStream) = try AsyncFixture.start(Self.sortedObjects, in: context)
         early.cancel()
-        #expect(await AsyncFixture.outcome(earlyStream)?.error?.code == .cancelled)
+        let earlyOutcome = try #require(await AsyncFixture.outcome(earlyStream, within: .seconds(120)),
+                                        "a fetch cancelled at once: no completion within 120 s")
+        #expect(earlyOutcome.error?.code == .cancelled)
         let log = AsyncFixture.ProgressLog()
         let (late, lateStream) = try AsyncFixture.start(Self.sortedObjects, in: context, log: log)
-        #expect(await AsyncFixture.outcome(lateStream)?.error == nil)
+        let lateOutcome = try #require(await AsyncFixture.outcome(lateStream, within: .seconds(120)),
+                                       "a fetch cancelled after its completion: no completion within 120 s")
+        #expect(lateOutcome.error == nil)
         late.cancel()
         late.progress.cancel()
         #expect(!late.isCancelled && log.updates.last?.isFinished == true)
