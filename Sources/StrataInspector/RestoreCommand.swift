@@ -36,7 +36,7 @@ struct RestoreCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let report: RestoreReport
-            do {
+            do throws(ReplicationError) {
                 report = try StoreRestore.restore(from: from, storeID: store, at: at, into: directory)
             } catch {
                 throw InspectorFailure(Self.exit(for: error.code), error.message)

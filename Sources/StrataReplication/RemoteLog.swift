@@ -148,7 +148,7 @@ struct RemoteLog {
     func frames(after: UInt64, through: UInt64, limit: Int) throws(ReplicationError) -> [ShippedFrame] {
         let rows = try session.run("""
             SELECT lsn, committed_at, frame FROM strata_frames
-            WHERE store_id = \(storeID) AND lsn > \(Self.sql(after)) AND lsn <= \(Self.sql(through))
+            WHERE store_id = \(storeID) AND lsn > \(Self.sql(after)) AND lsn <= \(Self.sql(min(through, UInt64(Int64.max))))
             ORDER BY lsn LIMIT \(Int64(limit))
             """, "Reading frames after \(after) of store \(storeID)")
         return try rows.map { row throws(ReplicationError) in

@@ -19,7 +19,7 @@ import Testing
         "postgres://u:pw@h/d?sslmode=require", "postgres://u@h/d?sslmode=verify-full",
     ])
     func aURLThatCannotBeUsedIsRefusedWithAReason(_ url: String) {
-        do {
+        do throws(ReplicationError) {
             _ = try PostgresLocation(url)
             Issue.record("\(url) was accepted")
         } catch {
@@ -30,7 +30,7 @@ import Testing
 
     @Test func anUnreachableServerIsATypedErrorNamingIt() throws {
         // Port 1 on loopback: nothing listens there, the connection is refused at once.
-        do {
+        do throws(ReplicationError) {
             _ = try PostgresSession.connect(PostgresLocation("postgres://nobody:pw@127.0.0.1:1/none"))
             Issue.record("connected to port 1")
         } catch {

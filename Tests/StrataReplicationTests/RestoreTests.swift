@@ -111,7 +111,7 @@ struct RestoreTests {
         let restored = try PeopleStore.open(target.appending("r"))
         #expect(try PeopleStore.contents(restored) == PeopleStore.contents(store))
         // Before the snapshot, PostgreSQL has no frames: a gap, said so.
-        do {
+        do throws(ReplicationError) {
             try StoreRestore.restore(from: url, storeID: replicator.storeID, at: checkpointed - 1, into: target.appending("s"))
             Issue.record("restored an LSN whose frames were never shipped")
         } catch { #expect(error.code == .gap) }

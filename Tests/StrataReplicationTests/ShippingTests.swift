@@ -36,8 +36,10 @@ struct ShippingTests {
         let shipped = try remote.frames(after: 0, through: .max, limit: 1_000)
         let local = try Self.localFrames(dir.path)
         #expect(shipped.map(\.lsn) == Array(1...store.lastLSN))
-        #expect(shipped.map(\.bytes) == local.map(\.bytes))
-        #expect(shipped.map(\.timestamp) == local.map(\.timestamp))
+        let sameBytes = shipped.map(\.bytes) == local.map(\.bytes)
+        #expect(sameBytes, "a shipped frame differs from the local log's")
+        let sameTimes = shipped.map(\.timestamp) == local.map(\.timestamp)
+        #expect(sameTimes, "a shipped frame's committed_at differs from its header")
     }
 
     @Test func aCheckpointShipsItsSnapshotAndKeepsUnshippedSegments() throws {
@@ -87,12 +89,12 @@ struct ShippingTests {
         for round in 0..<6 { try PeopleStore.save(b, round: round + 100) }
         let other = try Replicator(store: b, url: url, options: options)
         #expect(throws: ReplicationError.self) { try other.start() }
-        do { try other.start() } catch { #expect(error.code == .diverged) }
+        do throws(ReplicationError) { try other.start() } catch { #expect(error.code == .diverged) }
         // A store behind what PostgreSQL holds is refused too.
         let third = try TemporaryDirectory()
         defer { third.remove() }
         let c = try PeopleStore.open(third.path)
-        do { try Replicator(store: c, url: url, options: options).start(); Issue.record("a store behind PostgreSQL was accepted") }
+        do throws(ReplicationError) { try Replicator(store: c, url: url, options: options).start(); Issue.record("a store behind PostgreSQL was accepted") }
         catch { #expect(error.code == .diverged) }
         #expect(b.storageEngine.replication.retainedFrom == nil, "a refused start keeps no hold")
     }
