@@ -5,7 +5,7 @@ import StrataReplication
 
 /// The subcommands that need the replication product (left out of builds without it).
 enum ReplicationCommands {
-    static let all: [any ParsableCommand.Type] = [RestoreCommand.self]
+    static let all: [any ParsableCommand.Type] = [RestoreCommand.self, ReplicateCommand.self]
 }
 
 /// `strata restore --from postgres://… --store ID [--at LSN] DIR`.
