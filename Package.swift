@@ -162,3 +162,33 @@ if Context.environment["STRATA_WITHOUT_MACRO_TESTS"] != "1" && prebuiltMacroPlug
         )
     )
 }
+
+// Layer 9: replication to PostgreSQL (docs/REPLICATION.md), a product of its own on
+// postgres-nio, so that the core library and the examples gain no dependency (the `strata`
+// tool links it for `strata restore`, and is built without that command when it is left out).
+// `scripts/tsan` sets STRATA_WITHOUT_REPLICATION=1: the sanitizer stage runs none of it, so
+// its build leaves out postgres-nio and everything under it (swift-nio, swift-crypto, …).
+// The fuzz build (scripts/fuzz) compiles its own modules with swiftc and never includes it.
+if Context.environment["STRATA_WITHOUT_REPLICATION"] != "1" {
+    package.dependencies.append(.package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"))
+    package.products.append(.library(name: "StrataReplication", targets: ["StrataReplication"]))
+    package.targets.append(contentsOf: [
+        .target(
+            name: "StrataReplication",
+            dependencies: ["Strata", "StrataStorage", .product(name: "PostgresNIO", package: "postgres-nio")],
+            swiftSettings: strictSettings
+        ),
+        // Runs against the PostgreSQL server that scripts/test starts (STRATA_POSTGRES_URL),
+        // and runs the built `strata` for `strata restore`.
+        .testTarget(
+            name: "StrataReplicationTests",
+            dependencies: ["StrataReplication", "Strata", "StrataStorage", "StrataTestSupport", "StrataInspector"],
+            swiftSettings: strictSettings
+        ),
+    ])
+    // `strata restore` (Sources/StrataInspector/RestoreCommand.swift) is compiled in only here.
+    if let inspector = package.targets.first(where: { $0.name == "StrataInspector" }) {
+        inspector.dependencies.append("StrataReplication")
+        inspector.swiftSettings = (inspector.swiftSettings ?? []) + [.define("STRATA_REPLICATION")]
+    }
+}

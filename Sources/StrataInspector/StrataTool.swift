@@ -22,7 +22,7 @@ struct StrataTool: ParsableCommand {
         subcommands: [InfoCommand.self, SchemaCommand.self, CreateCommand.self, ImportCommand.self,
                       ExportCommand.self, QueryCommand.self, CountCommand.self, UpdateCommand.self,
                       DeleteCommand.self, LogCommand.self, VerifyCommand.self, CheckpointCommand.self,
-                      StatsCommand.self, MigrateCommand.self]
+                      StatsCommand.self, MigrateCommand.self] + ReplicationCommands.all
     )
 
     /// Runs the command line, giving usage errors exit code 2 (argument-parser's default is 64).

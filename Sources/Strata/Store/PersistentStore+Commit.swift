@@ -72,6 +72,7 @@ extension PersistentStore {
                                  deletedIDs: ObjectIDSet(ids(changes) { $0.deletes.map(\.primaryKey) }), originContext: origin)
         notify(change)
         checkpointIfDue()
+        waitForSynchronousReplication(lsn)
         return (version, change)
     }
 

@@ -46,6 +46,7 @@ extension PersistentStore {
                                  updatedIDs: transaction.updated, deletedIDs: transaction.deleted, originContext: nil)
         notify(change)
         checkpointIfDue()
+        waitForSynchronousReplication(lsn)
         return (transaction.next, change)
     }
 

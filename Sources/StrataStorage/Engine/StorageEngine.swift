@@ -33,6 +33,8 @@ public final class StorageEngine: @unchecked Sendable {
     private var snapshotInProgress = false
     private var closed = false
     private let recoveredLSN: UInt64
+    /// What a replicator (`StrataReplication`) asks of this engine: the log it still needs.
+    package let replication = ReplicationHooks()
 
     /// The file that holds the report of the last writable open.
     public static let recoveryReportFile = "last-recovery.json"
@@ -256,7 +258,7 @@ public final class StorageEngine: @unchecked Sendable {
 
     /// Deletes what the snapshot at `lsn`, just written and verified, makes unnecessary:
     /// older snapshots beyond the retention count, and the log segments that neither it nor
-    /// a kept older snapshot needs.
+    /// a kept older snapshot needs, nor a replicator that has not shipped them yet.
     ///
     /// Only snapshots at or below `lsn` are considered. A snapshot named with a higher LSN is
     /// not part of this log's history (a stray copy, or a damaged snapshot left above the head
@@ -270,9 +272,12 @@ public final class StorageEngine: @unchecked Sendable {
             let keptOlder = older.prefix(max(1, options.snapshotsRetained) - 1)
             let oldestKept = keptOlder.last?.1 ?? lsn
             for (name, _) in older.dropFirst(keptOlder.count) { try fileSystem.remove("\(directory)/\(name)") }
+            // A replicator's hold: a segment with a frame at or after it is not shipped yet.
+            let retainedFrom = replication.retainedFrom ?? .max
             let segments = names.compactMap { n in StoreFileNames.segmentLSN(n).map { (n, $0) } }.sorted { $0.1 < $1.1 }
             for (index, (name, _)) in segments.enumerated() where index + 1 < segments.count {
-                if segments[index + 1].1 <= oldestKept + 1 { try fileSystem.remove("\(directory)/\(name)") }
+                let successor = segments[index + 1].1
+                if successor <= oldestKept + 1 && successor <= retainedFrom { try fileSystem.remove("\(directory)/\(name)") }
             }
             try fileSystem.syncDirectory(directory)
         }

@@ -1,0 +1,75 @@
+#if STRATA_REPLICATION
+import ArgumentParser
+import Dispatch
+import Foundation
+import Strata
+import StrataReplication
+
+/// `strata replicate STORE --to postgres://…`: the sidecar, shipping the log of a store that
+/// another process writes, until SIGINT or SIGTERM.
+struct ReplicateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replicate",
+        abstract: "Ship a store's log to PostgreSQL as another process writes it, until interrupted.",
+        discussion: """
+            Opens the store read-only (no writer lock) and follows its log. It cannot hold the \
+            writer's checkpoints: when a checkpoint removes frames before they are shipped, the \
+            snapshot that replaced them is shipped instead, and restoring to an LSN between the \
+            two fails with a gap (docs/REPLICATION.md). Run the replicator in-process \
+            (Replicator(store:url:)) to keep every LSN restorable.
+
+            Example:
+              strata replicate todo.strata --to postgres://strata@db.internal/strata
+            """)
+
+    @OptionGroup var target: StoreArgument
+
+    @Option(name: .long, help: "The PostgreSQL URL to ship to (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE).")
+    var to: String
+
+    @Option(name: .customLong("store-id"), help: "The ID to ship under (default: the store's UUID in lower case).")
+    var storeID: String?
+
+    @Option(name: .customLong("poll-ms"), help: "How often to look for new frames, in milliseconds (default 100).")
+    var pollMilliseconds: Int = 100
+
+    func run() throws {
+        try reportingFailures {
+            var storeOptions = PersistentStore.Options()
+            storeOptions.storage.readOnly = true
+            let store = try PersistentStore.open(at: target.store, options: storeOptions)
+            var options = Replicator.Options()
+            options.storeID = storeID
+            options.pollInterval = .milliseconds(max(1, pollMilliseconds))
+            let replicator: Replicator
+            do throws(ReplicationError) {
+                replicator = try Replicator(store: store, url: to, options: options)
+                try replicator.start()
+            } catch {
+                throw InspectorFailure(error.code == .invalidURL ? .usage : .io, error.message)
+            }
+            print("Replicating \(target.store) as store \(replicator.storeID) to \(replicator.location); SIGINT or SIGTERM stops.")
+            fflush(nil)  // so that a supervisor reading a pipe sees the line now
+            Self.waitForSignal()
+            replicator.stop()
+            let status = replicator.status
+            print("Stopped: PostgreSQL holds store \(status.storeID) up to LSN \(status.shippedLSN).")
+            if let error = status.lastError { Console.error("strata: the last attempt failed: \(error.message)") }
+        }
+    }
+
+    /// Blocks until SIGINT or SIGTERM arrives.
+    private static func waitForSignal() {
+        let arrived = DispatchSemaphore(value: 0)
+        let sources = [SIGINT, SIGTERM].map { signalNumber in
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { arrived.signal() }
+            source.resume()
+            return source
+        }
+        arrived.wait()
+        for source in sources { source.cancel() }
+    }
+}
+#endif

@@ -1,0 +1,65 @@
+#if STRATA_REPLICATION
+import ArgumentParser
+import Foundation
+import StrataReplication
+
+/// The subcommands that need the replication product (left out of builds without it).
+enum ReplicationCommands {
+    static let all: [any ParsableCommand.Type] = [RestoreCommand.self, ReplicateCommand.self]
+}
+
+/// `strata restore --from postgres://… --store ID [--at LSN] DIR`.
+struct RestoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore",
+        abstract: "Build a store directory from what a replicator shipped to PostgreSQL.",
+        discussion: """
+            Takes the newest shipped snapshot at or before the target LSN and every frame after it, \
+            checks each one, and writes them byte for byte. DIR must be missing or empty. See docs/REPLICATION.md.
+
+            Example:
+              strata restore --from postgres://strata@db.internal/strata --store 3f2a…e1 --at 1200 todo-restored.strata
+            """)
+
+    @Option(name: .long, help: "The PostgreSQL URL the replicator shipped to (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE).")
+    var from: String
+
+    @Option(name: .long, help: "The store ID it shipped under (by default the store's UUID in lower case).")
+    var store: String
+
+    @Option(name: .long, help: "The LSN to restore to (default: the newest shipped).")
+    var at: UInt64?
+
+    @Argument(help: "The directory to build the store in (missing or empty).")
+    var directory: String
+
+    func run() throws {
+        try reportingFailures {
+            let report: RestoreReport
+            do throws(ReplicationError) {
+                report = try StoreRestore.restore(from: from, storeID: store, at: at, into: directory)
+            } catch {
+                throw InspectorFailure(Self.exit(for: error.code), error.message)
+            }
+            let start = report.snapshotLSN > 0 ? "snapshot \(report.snapshotLSN)" : "the first frame"
+            print("Restored store \(report.storeID) to LSN \(report.lsn) in \(report.directory): \(start), then \(report.frames) frame(s) in \(report.segments.count) segment(s).")
+        }
+    }
+
+    private static func exit(for code: ReplicationError.Code) -> InspectorExit {
+        switch code {
+        case .invalidURL, .invalidArgument: return .usage
+        case .notFound: return .notAStore
+        case .gap, .corrupted: return .corrupted
+        default: return .io
+        }
+    }
+}
+#else
+import ArgumentParser
+
+/// Built without the replication product (`STRATA_WITHOUT_REPLICATION=1`): no such commands.
+enum ReplicationCommands {
+    static let all: [any ParsableCommand.Type] = []
+}
+#endif

@@ -1,0 +1,64 @@
+import StrataStorage
+
+/// Reads the frames a store's writer appended after a given LSN, as the exact bytes in its
+/// log segments, for shipping.
+///
+/// It follows the log as a read-only process would (``StrataStorage/LogFollower``: whole,
+/// checksummed frames in LSN order, no lock taken), then reads each frame's bytes again from
+/// its segment at the offset the follower reported. Frames are never changed after they are
+/// written, and the segments are not deleted under it while the replicator's hold
+/// (``StrataStorage/ReplicationHooks``) keeps them.
+struct LocalLogReader {
+    /// What one read found.
+    enum Batch {
+        /// The frames after the last one read (possibly none).
+        case frames([ShippedFrame])
+        /// The log no longer holds the frame after the last one read: a checkpoint deleted
+        /// it before the replicator held the log. The caller ships the newest snapshot and
+        /// continues after it.
+        case logTrimmed
+    }
+
+    let directory: String
+    private let fileSystem: any FileSystem
+    private var follower: LogFollower
+
+    /// A reader that continues after `lsn`.
+    init(directory: String, after lsn: UInt64, fileSystem: any FileSystem = PosixFileSystem()) {
+        self.directory = directory
+        self.fileSystem = fileSystem
+        self.follower = LogFollower(fileSystem: fileSystem, directory: directory, lastLSN: lsn)
+    }
+
+    /// The LSN of the last frame read.
+    var lastLSN: UInt64 { follower.lastLSN }
+
+    /// Reads the frames appended since the last call.
+    ///
+    /// - Throws: ``ReplicationError`` `storage` when the log cannot be read.
+    /// - Complexity: O(bytes appended since the last call).
+    mutating func read() throws(ReplicationError) -> Batch {
+        let poll: LogFollower.Poll
+        do { poll = try follower.poll() } catch {
+            throw ReplicationError(.storage, "Could not read the log of the store at \(directory) to ship it: \(error)", cause: error as? StorageError)
+        }
+        if poll.records.isEmpty && poll.needsReopen { return .logTrimmed }
+        var frames: [ShippedFrame] = []
+        var handles: [String: any FileHandle] = [:]
+        defer { for handle in handles.values { try? handle.close() } }
+        for record in poll.records {
+            do {
+                let handle: any FileHandle
+                if let open = handles[record.segment] { handle = open } else {
+                    handle = try fileSystem.open("\(directory)/\(record.segment)", mode: .readOnly)
+                    handles[record.segment] = handle
+                }
+                let bytes = try handle.read(count: record.bytesOnDisk, at: record.offset)
+                frames.append(ShippedFrame(lsn: record.lsn, timestamp: record.timestamp, bytes: bytes))
+            } catch {
+                throw ReplicationError(.storage, "Could not read frame \(record.lsn) from \(record.segment) in \(directory) to ship it: \(error). The segment was removed while it was read; restart the replicator.", cause: error)
+            }
+        }
+        return .frames(frames)
+    }
+}

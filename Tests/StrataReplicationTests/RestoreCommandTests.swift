@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import StrataTestSupport
+@testable import Strata
+@testable import StrataReplication
+
+/// `strata restore --from URL --store ID [--at LSN] DIR`, run as a person would: the built binary.
+@Suite(.enabled(if: TestServer.available, TestServer.skipReason), .serialized)
+struct RestoreCommandTests {
+    /// `strata`, next to the test runner in the build folder (or `$STRATA_BINARY`).
+    static let binary: String = {
+        if let explicit = ProcessInfo.processInfo.environment["STRATA_BINARY"] { return explicit }
+        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: runner).deletingLastPathComponent()
+        while directory.path.contains(".xctest") { directory.deleteLastPathComponent() }
+        return directory.appendingPathComponent("strata").path
+    }()
+
+    static func strata(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func restoreBuildsAStoreThatVerifyAccepts() throws {
+        let url = try TestServer.requireURL()
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try PeopleStore.open(dir.appending("primary.strata"))
+        let replicator = try Replicator(store: store, url: url)
+        try replicator.start()
+        for round in 0..<5 { try PeopleStore.save(store, round: round) }
+        let middle = store.lastLSN - 2
+        #expect(replicator.waitUntilShipped(store.lastLSN))
+        replicator.stop()
+
+        let target = dir.appending("restored.strata")
+        let run = try Self.strata(["restore", "--from", url, "--store", replicator.storeID, "--at", String(middle), target])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "Restored store \(replicator.storeID) to LSN \(middle) in \(target): the first frame, then \(middle) frame(s) in 1 segment(s).\n")
+        let verify = try Self.strata(["verify", target, "--deep"])
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        #expect(try PersistentStore.open(at: target).lastLSN == middle)
+
+        let missing = try Self.strata(["restore", "--from", url, "--store", "no-such-store", dir.appending("other")])
+        #expect(missing.status == 3)
+        #expect(missing.stderr.contains("holds no store no-such-store"))
+        let badURL = try Self.strata(["restore", "--from", "http://x/y", "--store", "s", dir.appending("other")])
+        #expect(badURL.status == 2)
+    }
+}
