@@ -32,6 +32,8 @@ let package = Package(
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "StrataStorage", package: "Strata"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the best SQLite side (one prepared statement, raw binds).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [

@@ -26,55 +26,120 @@ enum CSV {
 
     /// Parses `text` into records, skipping blank lines.
     ///
+    /// Works on the UTF-8 bytes: every character CSV gives a meaning to (comma, quote, CR,
+    /// LF) is ASCII, so it never appears inside another character's encoding, and a field is
+    /// made from its bytes in one step.
+    ///
     /// - Throws: ``SyntaxError`` for a quote that is never closed or text after a closing quote.
+    /// - Complexity: O(n) in the length of `text`.
     static func records(_ text: String) throws(SyntaxError) -> [Record] {
-        var records: [Record] = []
-        var fields: [String?] = []
-        var field = ""
-        var quoted = false, inQuotes = false, afterQuote = false
-        var line = 1, recordLine = 1
-        var characters = text.makeIterator()
-        var pending: Character? = nil
-        func endField() {
-            fields.append(quoted || !field.isEmpty ? field : nil)
-            field = ""
-            quoted = false
-            afterQuote = false
+        var text = text
+        return try text.withUTF8 { bytes in
+            var parser = Parser(bytes: bytes)
+            return parser.records()
+        }.get()
+    }
+
+    /// One pass over a file's bytes.
+    private struct Parser {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+        /// The 1-based line `index` is on.
+        var line = 1
+        /// A quoted field's bytes with each `""` made one quote.
+        var unescaped: [UInt8] = []
+
+        static let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\""),
+                   lineFeed = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
+
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
         }
-        func endRecord() {
-            endField()
-            if !(fields.count == 1 && fields[0] == nil) { records.append(Record(fields: fields, line: recordLine)) }
-            fields = []
-        }
-        while let c = pending ?? characters.next() {
-            pending = nil
-            if inQuotes {
-                if c == "\"" {
-                    if let next = characters.next() {
-                        if next == "\"" { field.append("\"") } else { inQuotes = false; afterQuote = true; pending = next }
-                    } else { inQuotes = false; afterQuote = true }
-                } else {
-                    if c.isNewline { line += 1 }
-                    field.append(c)
+
+        mutating func records() -> Result<[Record], SyntaxError> {
+            var records: [Record] = []
+            var width = 0
+            while index < bytes.count {
+                let recordLine = line
+                var fields: [String?] = []
+                fields.reserveCapacity(width)
+                while true {
+                    switch field(recordLine: recordLine) {
+                    case .success(let value): fields.append(value)
+                    case .failure(let error): return .failure(error)
+                    }
+                    if index < bytes.count, bytes[index] == Self.comma {
+                        index += 1
+                        continue
+                    }
+                    skipLineBreak()
+                    break
                 }
-                continue
+                width = fields.count
+                if !(fields.count == 1 && fields[0] == nil) { records.append(Record(fields: fields, line: recordLine)) }
             }
-            switch c {
-            case ",": endField()
-            case "\n", "\r\n", "\r":
-                endRecord()
-                line += 1
-                recordLine = line
-            case "\"" where field.isEmpty && !quoted:
-                quoted = true
-                inQuotes = true
-            default:
-                if afterQuote { throw SyntaxError(line: line, reason: "text after a closing quote") }
-                field.append(c)
-            }
+            return .success(records)
         }
-        if inQuotes { throw SyntaxError(line: recordLine, reason: "a quoted field is never closed") }
-        if !field.isEmpty || quoted || !fields.isEmpty { endRecord() }
-        return records
+
+        /// Reads one field, leaving `index` on the comma, line break or end after it: `nil`
+        /// when it is empty and unquoted.
+        private mutating func field(recordLine: Int) -> Result<String?, SyntaxError> {
+            guard index < bytes.count, bytes[index] == Self.quote else {
+                let start = index
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if byte == Self.comma || byte == Self.lineFeed || byte == Self.carriageReturn { break }
+                    index += 1
+                }
+                guard index > start else { return .success(nil) }
+                return .success(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+            }
+            index += 1
+            unescaped.removeAll(keepingCapacity: true)
+            var start = index
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == Self.quote {
+                    unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                    index += 1
+                    guard index < bytes.count, bytes[index] == Self.quote else {
+                        return closed()
+                    }
+                    unescaped.append(Self.quote)
+                    index += 1
+                    start = index
+                    continue
+                }
+                if byte == Self.lineFeed {
+                    line += 1
+                } else if byte == Self.carriageReturn, index + 1 == bytes.count || bytes[index + 1] != Self.lineFeed {
+                    line += 1
+                }
+                index += 1
+            }
+            return .failure(SyntaxError(line: recordLine, reason: "a quoted field is never closed"))
+        }
+
+        /// The quoted field just closed, unless text follows its closing quote.
+        private func closed() -> Result<String?, SyntaxError> {
+            if index < bytes.count {
+                let byte = bytes[index]
+                if byte != Self.comma && byte != Self.lineFeed && byte != Self.carriageReturn {
+                    return .failure(SyntaxError(line: line, reason: "text after a closing quote"))
+                }
+            }
+            return .success(String(decoding: unescaped, as: UTF8.self))
+        }
+
+        /// Steps over one line break (LF, CRLF or CR) at `index`, if any.
+        private mutating func skipLineBreak() {
+            guard index < bytes.count else { return }
+            if bytes[index] == Self.carriageReturn, index + 1 < bytes.count, bytes[index + 1] == Self.lineFeed {
+                index += 2
+            } else {
+                index += 1
+            }
+            line += 1
+        }
     }
 }

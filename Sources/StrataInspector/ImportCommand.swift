@@ -38,17 +38,17 @@ struct ImportCommand: ParsableCommand {
             let text = String(String(decoding: data, as: UTF8.self).trimmingPrefix("\u{FEFF}"))
             let kind = format ?? (file.lowercased().hasSuffix(".csv") ? .csv : .jsonl)
             let (rows, lines) = try kind.rows(text, file: file, properties: properties)
-            var request = BatchInsertRequest(entityName: target.entity, objects: rows)
+            var request = rows.request(entityName: target.entity)
             request.resultType = .count
             let result: BatchResult
             // The batch insert reports no progress of its own: a status line while it runs.
             do {
-                let status = StatusLine("Inserting \(rows.count) rows in one transaction…")
+                let status = StatusLine("Inserting \(lines.count) rows in one transaction…")
                 defer { status.clear() }
                 do { result = try store.execute(request) }
                 catch let error as StrataError { throw Self.locate(error, lines: lines, file: file) }
             }
-            print("Imported \(InfoCommand.plural(result.count ?? rows.count, "\(target.entity) row"))" + (result.lsn > 0 ? " (LSN \(result.lsn))." : "."))
+            print("Imported \(InfoCommand.plural(result.count ?? lines.count, "\(target.entity) row"))" + (result.lsn > 0 ? " (LSN \(result.lsn))." : "."))
         }
     }
 
@@ -71,7 +71,7 @@ enum ImportFormat: String, ExpressibleByArgument, CaseIterable {
     /// The rows of `text` and the line each starts on.
     ///
     /// - Throws: ``InspectorFailure`` `.badImportLine` naming `file:line` and why.
-    func rows(_ text: String, file: String, properties: [StoredProperty]) throws -> ([[String: AttributeValue]], [Int]) {
+    func rows(_ text: String, file: String, properties: [StoredProperty]) throws -> (ImportedRows, [Int]) {
         func bad(_ line: Int, _ why: String) -> InspectorFailure {
             InspectorFailure(.badImportLine, "\(file):\(line): \(why). Nothing was imported.")
         }
@@ -93,29 +93,55 @@ enum ImportFormat: String, ExpressibleByArgument, CaseIterable {
         case .csv:
             let records: [CSV.Record]
             do { records = try CSV.records(text) } catch { throw bad(error.line, error.reason) }
-            guard let header = records.first else { return ([], []) }
+            guard let header = records.first else { return (.rows([]), []) }
             var keys: [StoredProperty] = []
             for field in header.fields {
                 do { keys.append(try RowText.property(named: field ?? "", in: properties)) }
                 catch { throw bad(header.line, NearestName.message(for: error)) }
             }
+            // Column by column: one array per key, no dictionary per row.
+            var columns = [[AttributeValue?]](repeating: [], count: keys.count)
+            for index in columns.indices { columns[index].reserveCapacity(records.count - 1) }
+            lines.reserveCapacity(records.count - 1)
             var progress = ProgressBar("Reading \(file)", total: records.count)
             for record in records.dropFirst() {
                 progress.update(record.line)
                 guard record.fields.count == keys.count else {
                     throw bad(record.line, "\(record.fields.count) fields where the header has \(keys.count)")
                 }
-                var row: [String: AttributeValue] = [:]
-                for (property, field) in zip(keys, record.fields) {
-                    guard let field else { continue }  // empty: missing, so the default applies
-                    do { row[property.name] = try RowText.value(parsing: field, for: property) }
+                for (column, field) in record.fields.enumerated() {
+                    // Empty: missing, so the default applies.
+                    guard let field else { columns[column].append(nil); continue }
+                    do { columns[column].append(try RowText.value(parsing: field, for: keys[column])) }
                     catch { throw bad(record.line, NearestName.message(for: error)) }
                 }
-                rows.append(row)
                 lines.append(record.line)
             }
             progress.finish()
+            return (.columns(keys: keys.map(\.name), values: columns), lines)
         }
-        return (rows, lines)
+        return (.rows(rows), lines)
+    }
+}
+
+/// What an import read: JSON Lines rows as dictionaries, or CSV columns (one array per key,
+/// `nil` where a field was empty).
+enum ImportedRows {
+    case rows([[String: AttributeValue]])
+    case columns(keys: [String], values: [[AttributeValue?]])
+
+    /// The batch insert of these rows into `entityName`: a CSV import fills each row from the
+    /// columns as the insert reads it, so no dictionary per row is ever kept.
+    func request(entityName: String) -> BatchInsertRequest {
+        switch self {
+        case .rows(let rows):
+            return BatchInsertRequest(entityName: entityName, objects: rows)
+        case .columns(let keys, let values):
+            return BatchInsertRequest(entityName: entityName, count: values.first?.count ?? 0) { index, row in
+                for column in keys.indices {
+                    if let value = values[column][index] { row[keys[column]] = value }
+                }
+            }
+        }
     }
 }

@@ -14,6 +14,19 @@ struct RSSProbe: AsyncParsableCommand {
         case strata, sqlite
     }
 
+    /// What the probe does after opening, before reading its memory.
+    enum Phase: String, ExpressibleByArgument, CaseIterable, Sendable {
+        /// Nothing more: resident memory after open + count.
+        case open
+        /// Fetches every to-do item (Strata: objects, reading `name`; SQLite: GRDB records)
+        /// and keeps them.
+        case fullFetch = "full-fetch"
+        /// Fetches the IDs of every item sorted by `createdAt` asynchronously (Strata: the
+        /// asynchronous fetch; SQLite: GRDB's `async` read of `SELECT id … ORDER BY createdAt`);
+        /// the figure to read is the peak.
+        case asyncSorted = "async-sorted"
+    }
+
     /// What the probe prints.
     struct Report: Codable {
         var engine: String
@@ -22,7 +35,14 @@ struct RSSProbe: AsyncParsableCommand {
         /// VmRSS before opening, in bytes: the runtime's own share.
         var baselineBytes: Int?
         var count: Int?
+        /// VmHWM at the end, in bytes: the peak over the process's life.
+        var peakBytes: Int?
+        /// What the phase fetched (objects, records or IDs).
+        var fetched: Int?
     }
+
+    @Option(help: "What to do after opening: open, full-fetch or async-sorted.")
+    var phase: Phase = .open
 
     @Option(help: "The engine that opens the data.")
     var engine: Engine
@@ -41,7 +61,15 @@ struct RSSProbe: AsyncParsableCommand {
             report.count = try await ResidentMemory.strataOpenAndCount(
                 directory: URL(fileURLWithPath: path), keepAlive: &keepAlive)
         }
+        switch (engine, phase) {
+        case (_, .open): break
+        case (.sqlite, _):
+            report.fetched = try await MemoryProbes.sqliteFetch(phase, keepAlive: &keepAlive)
+        case (.strata, _):
+            report.fetched = try await MemoryProbes.strataFetch(phase, keepAlive: &keepAlive)
+        }
         report.residentBytes = ResidentSetSize.current()
+        report.peakBytes = ResidentSetSize.peak()
         withExtendedLifetime(keepAlive) {}
         let data = try JSONEncoder().encode(report)
         print(String(decoding: data, as: UTF8.self))

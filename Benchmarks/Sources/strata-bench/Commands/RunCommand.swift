@@ -77,6 +77,12 @@ struct RunCommand: AsyncParsableCommand {
         if !workloads.isEmpty {
             print("")
             print(report.table)
+            let best = report.bestSides
+            if !best.isEmpty {
+                print("")
+                print("SQLite at its best (same durability: WAL, synchronous = FULL):")
+                print(best)
+            }
         }
         if !storageBenchmarks.isEmpty {
             print("")

@@ -15,6 +15,8 @@ enum Registry {
         DurableSave.concurrent,
         DiskFootprint.workload,
         ResidentMemory.workload,
+        MemoryProbes.afterFullFetch,
+        MemoryProbes.asyncSortedPeak,
         TypedModels.insert,
         TypedModels.sortedFetch,
         TypedModels.predicateCount,
@@ -71,6 +73,6 @@ struct UnknownWorkload: Error, CustomStringConvertible {
 
     var description: String {
         let known = (Registry.all.map(\.name) + Registry.storage.map(\.name)).joined(separator: ", ")
-        return "no workload named '\(name)'; known workloads: \(known) (groups: predicate, durable-save, typed, observe, storage)"
+        return "no workload named '\(name)'; known workloads: \(known) (groups: predicate, durable-save, memory, typed, observe, storage)"
     }
 }

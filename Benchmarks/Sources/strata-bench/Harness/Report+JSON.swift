@@ -19,7 +19,7 @@ extension Report: Encodable {
         try container.encode(sqliteVersion, forKey: .sqliteVersion)
         try container.encode("7.10.0", forKey: .grdbVersion)
         try container.encode(limits, forKey: .machine)
-        try container.encode(results.map { Entry(result: $0, limits: limits) }, forKey: .workloads)
+        try container.encode(results.map { Entry(result: $0, limits: limits, scale: scale) }, forKey: .workloads)
         try container.encode(storageResults.map { StorageEntry(result: $0, limits: limits) },
                              forKey: .storage)
     }
@@ -65,10 +65,13 @@ extension Report: Encodable {
     private struct Entry: Encodable {
         let result: WorkloadResult
         let limits: MachineLimits?
+        let scale: Int
 
         private enum Keys: String, CodingKey {
             case name, group, item, summary, unit, target, strata, sqlite, ratio, met
             case strataStatus, sqliteStatus, strataRuns, sqliteRuns, notes
+            case sqliteBest, bestRatio, bestStatus, bestRuns, bestHow, judgedAgainst
+            case strataPerObject
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -89,6 +92,13 @@ extension Report: Encodable {
             try container.encode(result.strataRuns, forKey: .strataRuns)
             try container.encode(result.sqliteRuns, forKey: .sqliteRuns)
             try container.encode(result.notes, forKey: .notes)
+            try container.encode(result.best, forKey: .sqliteBest)
+            try container.encode(result.bestRatio, forKey: .bestRatio)
+            try container.encode(result.bestStatus, forKey: .bestStatus)
+            try container.encode(result.bestRuns, forKey: .bestRuns)
+            try container.encode(workload.best?.how, forKey: .bestHow)
+            try container.encode(workload.judgedAgainst, forKey: .judgedAgainst)
+            try container.encode(result.strataPerObject(scale: scale), forKey: .strataPerObject)
         }
     }
 }

@@ -10,6 +10,8 @@ final class Runner {
     private let defaultRuns: Int
     /// SQLite figures by workload name, for ``SQLiteSide/sameAs(_:)``.
     private var sqliteRunsByName: [String: [Double]] = [:]
+    /// Best-SQLite figures by workload name, for ``SQLiteBest/Source/sameAs(_:)``.
+    private var bestRunsByName: [String: [Double]] = [:]
 
     init(dataset: Dataset, workRoot: URL, limits: MachineLimits?, defaultRuns: Int) throws {
         self.dataset = dataset
@@ -42,10 +44,38 @@ final class Runner {
             result.notes.append("SQLite figure is \(name)'s")
         }
 
+        if let best = workload.best {
+            await runBest(best, of: workload, runs: runs, into: &result)
+        }
+
         (result.strataRuns, result.strataStatus) = await repeated(
             workload.name, unit: workload.unit, side: "strata", runs: runs, workload.strata,
             notes: &result.notes)
         return result
+    }
+
+    /// Measures (or reuses) the best SQLite side of `workload` into `result`.
+    private func runBest(_ best: SQLiteBest, of workload: Workload, runs: Int,
+                         into result: inout WorkloadResult) async {
+        switch best.source {
+        case .sameAsRecords:
+            (result.bestRuns, result.bestStatus) = (result.sqliteRuns, result.sqliteStatus)
+        case .measured(let measure):
+            (result.bestRuns, result.bestStatus) = await repeated(
+                workload.name, unit: workload.unit, side: "sqlite-best", runs: runs, measure,
+                notes: &result.notes)
+        case .sameAs(let name):
+            if let reused = bestRunsByName[name] {
+                (result.bestRuns, result.bestStatus) = (reused, .measured)
+            } else if let source = Registry.workload(named: name),
+                      case .measured(let measure)? = source.best?.source {
+                (result.bestRuns, result.bestStatus) = await repeated(
+                    source.name, unit: source.unit, side: "sqlite-best",
+                    runs: source.runs ?? defaultRuns, measure, notes: &result.notes)
+            }
+            result.notes.append("best SQLite figure is \(name)'s")
+        }
+        if result.bestStatus == .measured { bestRunsByName[workload.name] = result.bestRuns }
     }
 
     /// Runs a storage engine micro-benchmark.

@@ -29,10 +29,20 @@ struct Workload: Sendable {
     /// Runs per side; `nil` means the `--runs` option. Deterministic figures need one run.
     let runs: Int?
     let strata: Measurement
+    /// The GRDB-records side (issue 8's).
     let sqlite: SQLiteSide
+    /// SQLite at its best (issue 21), or `nil` where only the records side exists.
+    let best: SQLiteBest?
+    /// Which SQLite figure a ratio target is judged against: the best one when there is one,
+    /// unless the workload says otherwise.
+    let judgedAgainst: JudgedAgainst
+    /// Whether the figure grows with N, so that the report prints it per object (false for
+    /// latencies of one save and rates).
+    let perObject: Bool
 
     init(name: String, group: String? = nil, item: Int, summary: String, unit: MetricUnit,
-         target: Target, runs: Int? = nil, strata: @escaping Measurement, sqlite: SQLiteSide) {
+         target: Target, runs: Int? = nil, strata: @escaping Measurement, sqlite: SQLiteSide,
+         best: SQLiteBest? = nil, judgedAgainst: JudgedAgainst? = nil, perObject: Bool = true) {
         self.name = name
         self.group = group ?? name
         self.item = item
@@ -42,5 +52,8 @@ struct Workload: Sendable {
         self.runs = runs
         self.strata = strata
         self.sqlite = sqlite
+        self.best = best
+        self.judgedAgainst = judgedAgainst ?? (best == nil ? .records : .best)
+        self.perObject = perObject && (unit == .seconds || unit == .bytes)
     }
 }

@@ -15,6 +15,9 @@ struct WorkloadResult: Sendable {
     var strataStatus: SideStatus = .skipped
     var sqliteRuns: [Double] = []
     var sqliteStatus: SideStatus = .skipped
+    /// SQLite at its best (issue 21); empty and `.skipped` when the workload has no such side.
+    var bestRuns: [Double] = []
+    var bestStatus: SideStatus = .skipped
     /// Why a side failed, and where a figure comes from, for the report.
     var notes: [String] = []
 
@@ -28,14 +31,36 @@ struct WorkloadResult: Sendable {
         sqliteStatus == .measured ? Statistics.median(sqliteRuns) : nil
     }
 
-    /// Strata's median ÷ SQLite's median, when both exist.
+    /// The best SQLite side's median, or `nil` unless every run produced a figure.
+    var best: Double? {
+        bestStatus == .measured ? Statistics.median(bestRuns) : nil
+    }
+
+    /// Strata's median ÷ the GRDB-records side's median, when both exist.
     var ratio: Double? {
         guard let strata, let sqlite, sqlite > 0 else { return nil }
         return strata / sqlite
     }
 
+    /// Strata's median ÷ the best SQLite side's median, when both exist.
+    var bestRatio: Double? {
+        guard let strata, let best, best > 0 else { return nil }
+        return strata / best
+    }
+
+    /// The SQLite figure the target is judged against (``Workload/judgedAgainst``).
+    var judgedSQLite: Double? {
+        workload.judgedAgainst == .best ? best : sqlite
+    }
+
+    /// Strata's median per object (`--scale`), for workloads whose figure grows with N.
+    func strataPerObject(scale: Int) -> Double? {
+        guard workload.perObject, let strata, scale > 0 else { return nil }
+        return strata / Double(scale)
+    }
+
     /// Whether Strata meets the workload's target; `nil` when it cannot be judged.
     func isMet(limits: MachineLimits?) -> Bool? {
-        workload.target.isMet(strata: strata, sqlite: sqlite, limits: limits)
+        workload.target.isMet(strata: strata, sqlite: judgedSQLite, limits: limits)
     }
 }

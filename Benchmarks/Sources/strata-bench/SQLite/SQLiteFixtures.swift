@@ -34,7 +34,7 @@ enum SQLiteFixtures {
 
     /// Creates a database at `path` holding `rows`, checkpointed and closed so the directory
     /// holds just the main file.
-    private static func build<Record: PersistableRecord & Sendable>(
+    static func build<Record: PersistableRecord & Sendable>(
         at path: String, createTable: @escaping @Sendable (Database) throws -> Void, rows: [Record]
     ) throws {
         let queue = try SQLiteDatabase.openQueue(at: path)

@@ -7,8 +7,9 @@ enum BatchUpdate {
     static let workload = Workload(
         name: "batch-update", item: 3,
         summary: "batch update done = true on all N items | UPDATE todo SET done = 1",
-        unit: .seconds, target: .ratioAtMost(0.1),
-        strata: strata, sqlite: .measured(sqlite))
+        unit: .seconds, target: .ratioAtMost(0.2),
+        strata: strata, sqlite: .measured(sqlite),
+        best: SQLiteBest(.sameAsRecords, how: "UPDATE todo SET done = 1, one statement (the records side's figure)"))
 
     /// Copies and opens the to-do store (not timed), then times one `BatchUpdateRequest`
     /// setting `done = true` on every `TodoItem`, with no predicate, as the SQL has none

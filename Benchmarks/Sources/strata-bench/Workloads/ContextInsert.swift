@@ -8,7 +8,9 @@ enum ContextInsert {
         name: "insert", item: 1,
         summary: "insert N to-do items through one context + save | GRDB records in one transaction",
         unit: .seconds, target: .ratioAtMost(1.0),
-        strata: strata, sqlite: .measured(sqlite))
+        strata: strata, sqlite: .measured(sqlite),
+        best: SQLiteBest(.measured(sqliteBest),
+                         how: "one prepared \(bestSQL), bound/stepped/reset per row, one transaction"))
 
     /// Opens a new store in `run.directory` (not timed), then times inserting
     /// `run.dataset.todoItems` as `TodoItem` objects in one `ObjectContext` plus one `save()`

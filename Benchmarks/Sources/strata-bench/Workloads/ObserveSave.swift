@@ -13,13 +13,15 @@ enum ObserveSave {
         name: "observe-save-p50", group: "observe", item: 19,
         summary: "one-object save -> FetchedResultsController over N items sorted by createdAt notified, p50 | write -> ValueObservation of the same sorted fetch notified, p50",
         unit: .seconds, target: .atMost(0.001), runs: 1,
-        strata: { try await strata($0, percentile: 0.5) }, sqlite: .measured { try await sqlite($0, percentile: 0.5) })
+        strata: { try await strata($0, percentile: 0.5) }, sqlite: .measured { try await sqlite($0, percentile: 0.5) },
+        perObject: false)
 
     static let p99 = Workload(
         name: "observe-save-p99", group: "observe", item: 19,
         summary: "the same, p99",
         unit: .seconds, target: .atMost(0.001), runs: 1,
-        strata: { try await strata($0, percentile: 0.99) }, sqlite: .measured { try await sqlite($0, percentile: 0.99) })
+        strata: { try await strata($0, percentile: 0.99) }, sqlite: .measured { try await sqlite($0, percentile: 0.99) },
+        perObject: false)
 
     /// When the observer was last notified (set on the observer's queue, read after the
     /// semaphore by the measuring thread).

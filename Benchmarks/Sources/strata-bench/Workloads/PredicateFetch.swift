@@ -9,19 +9,25 @@ enum PredicateFetch {
         name: "predicate-count", group: "predicate", item: 4,
         summary: "count people with age BETWEEN 100 AND 200 | SELECT COUNT(*) … (no index)",
         unit: .seconds, target: .ratioAtMost(0.2),
-        strata: strataCount, sqlite: .measured(sqliteCount))
+        strata: strataCount, sqlite: .measured(sqliteCount),
+        best: SQLiteBest(.measured(sqliteBestCount), how: "\(SQLiteBestFixtures.personAgeIndex); \(bestCountSQL)"),
+        judgedAgainst: .records)
 
     static let ids = Workload(
         name: "predicate-ids", group: "predicate", item: 4,
         summary: "fetch IDs of people with age BETWEEN 100 AND 200 | SELECT id … (no index)",
         unit: .seconds, target: .ratioAtMost(0.2),
-        strata: strataIDs, sqlite: .measured(sqliteIDs))
+        strata: strataIDs, sqlite: .measured(sqliteIDs),
+        best: SQLiteBest(.measured(sqliteBestIDs), how: "the same index; \(bestIDsSQL)"),
+        judgedAgainst: .records)
 
     static let idsAsync = Workload(
         name: "predicate-ids-async", group: "predicate", item: 4,
         summary: "the same, as an asynchronous fetch | the same query in GRDB's async read",
         unit: .seconds, target: .ratioAtMost(0.2),
-        strata: strataIDsAsync, sqlite: .measured(sqliteIDsAsync))
+        strata: strataIDsAsync, sqlite: .measured(sqliteIDsAsync),
+        best: SQLiteBest(.measured(sqliteBestIDsAsync), how: "the same, in GRDB's async read"),
+        judgedAgainst: .records)
 
     /// The fetch request of every workload here: `Person` with `age BETWEEN {100, 200}`.
     ///

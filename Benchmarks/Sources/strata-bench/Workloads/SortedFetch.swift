@@ -9,7 +9,9 @@ enum SortedFetch {
         name: "sorted-fetch", item: 5,
         summary: "fetch all N items sorted by createdAt as faults, read name of each | GRDB records",
         unit: .seconds, target: .ratioAtMost(0.5),
-        strata: strata, sqlite: .measured(sqlite))
+        strata: strata, sqlite: .measured(sqlite),
+        best: SQLiteBest(.measured(sqliteBest),
+                         how: "\(SQLiteBestFixtures.todoCreatedAtIndex); \(bestSQL), stepped into an array of (id, name)"))
 
     /// Copies and opens the to-do store (not timed), then times making a private-queue
     /// context and, on its queue, a fetch of every `TodoItem` sorted by `createdAt` as faults
