@@ -11,12 +11,31 @@ struct EntityTable: Sendable {
     /// First key of each chunk, for binary search (kept in step with `chunks`).
     var chunkFirstKeys: [Int64]
     var rowCount: Int
+    /// The layout's indexes, in its order. Edits leave them stale (describing the chunks
+    /// before the edit); ``StoreVersion`` brings them up to date before anyone reads them.
+    var indexes: [TableIndex] = []
 
     init(layout: EntityLayout, chunks: [TableChunk] = []) {
         self.layout = layout
         self.chunks = chunks.filter { $0.count > 0 }
         chunkFirstKeys = self.chunks.map(\.firstKey)
         rowCount = self.chunks.reduce(0) { $0 + $1.count }
+        indexes = layout.indexes.map { TableIndex(properties: $0, table: self) }
+    }
+
+    /// The tables' indexes brought up to date with their chunks.
+    mutating func refreshIndexes() {
+        for i in indexes.indices where !indexes[i].describes(chunks) { indexes[i] = indexes[i].refreshed(for: self) }
+    }
+
+    /// A fresh index whose first property is `property`, preferring a single-property one.
+    func index(leadingWith property: Int) -> TableIndex? {
+        var found: TableIndex?
+        for index in indexes where index.properties[0] == property && index.describes(chunks) {
+            if index.properties.count == 1 { return index }
+            if found == nil { found = index }
+        }
+        return found
     }
 
     /// Where the row with `key` is: chunk index and row index.
