@@ -39,12 +39,15 @@ extension FetchPlan {
         guard !table.indexes.isEmpty else { return nil }
         let points = Self.pointConstraints(bound.root)
         var best: IndexLookup?
-        for (name, range) in bound.rangeConstraints {
+        let ranges = bound.rangeConstraints
+        // Values of any type pin a key (`active == YES`); ranges need orderable ones.
+        for name in Set(ranges.keys).union(points.keys).sorted() {
+            let range = ranges[name] ?? PredicateRange()
             guard let property = layout.propertyIndex[name], let index = table.index(leadingWith: property) else { continue }
             let lookup = IndexLookup(index: index, property: property, points: points[name], range: range)
             // Exact values beat a range; a closed range beats a half-open one.
             func rank(_ l: IndexLookup) -> Int { l.points != nil ? 2 : (l.range.lower != nil && l.range.upper != nil ? 1 : 0) }
-            if best == nil || rank(lookup) > rank(best!) || (rank(lookup) == rank(best!) && name < layout.properties[best!.property].name) {
+            if best == nil || rank(lookup) > rank(best!) {
                 best = lookup
             }
         }
@@ -175,22 +178,27 @@ extension TableIndex {
     /// in index order.
     /// - Complexity: O(log n + entries in the range).
     func forEach(in range: PredicateRange, _ body: (Int64) -> Void) {
-        if range.isEmpty || leaves.isEmpty { return }
-        // The first leaf whose last first-value is not below the lower bound (nil sorts first).
-        let lower = range.lower ?? .null
+        if leaves.isEmpty { return }
+        func below(_ value: AttributeValue) -> Bool {
+            guard let lower = range.lower else { return value.isNull }
+            let order = IndexEntry.compare(value, lower)
+            return value.isNull || order == .orderedAscending || (order == .orderedSame && !range.lowerInclusive)
+        }
+        func above(_ value: AttributeValue) -> Bool {
+            guard let upper = range.upper else { return false }
+            let order = IndexEntry.compare(value, upper)
+            return order == .orderedDescending || (order == .orderedSame && !range.upperInclusive)
+        }
+        // The first leaf whose last first-value is not below the range.
         var low = 0, high = lastEntries.count
         while low < high {
             let mid = (low + high) / 2
-            if IndexEntry.compare(lastEntries[mid].first, lower) == .orderedAscending { low = mid + 1 } else { high = mid }
+            if below(lastEntries[mid].first) { low = mid + 1 } else { high = mid }
         }
         for leaf in leaves[low...] {
-            for entry in leaf.entries {
-                if entry.first.isNull { continue }
-                if let upper = range.upper {
-                    let order = IndexEntry.compare(entry.first, upper)
-                    if order == .orderedDescending || (order == .orderedSame && !range.upperInclusive) { return }
-                }
-                if range.contains(entry.first) { body(entry.primaryKey) }
+            for entry in leaf.entries where !below(entry.first) {
+                if above(entry.first) { return }
+                body(entry.primaryKey)
             }
         }
     }
