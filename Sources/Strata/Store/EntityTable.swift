@@ -1,3 +1,4 @@
+import Dispatch
 internal import StrataStorage
 
 /// All rows of one entity in one store version: chunks sorted by primary key, plus the
@@ -20,7 +21,22 @@ struct EntityTable: Sendable {
         self.chunks = chunks.filter { $0.count > 0 }
         chunkFirstKeys = self.chunks.map(\.firstKey)
         rowCount = self.chunks.reduce(0) { $0 + $1.count }
-        indexes = layout.indexes.map { TableIndex(properties: $0, table: self) }
+        indexes = Self.buildIndexes(of: self)
+    }
+
+    /// The layout's indexes over `table`'s rows; several over many rows are built on
+    /// separate threads (each index sorts its entries on its own).
+    private static func buildIndexes(of table: EntityTable) -> [TableIndex] {
+        let wanted = table.layout.indexes
+        guard wanted.count > 1, table.rowCount >= 50_000 else {
+            return wanted.map { TableIndex(properties: $0, table: table) }
+        }
+        let built = Locked<[Int: TableIndex]>([:])
+        DispatchQueue.concurrentPerform(iterations: wanted.count) { i in
+            let index = TableIndex(properties: wanted[i], table: table)
+            built.withLock { $0[i] = index }
+        }
+        return built.withLock { done in wanted.indices.map { done[$0]! } }
     }
 
     /// The tables' indexes brought up to date with their chunks.

@@ -31,7 +31,11 @@ extension TableIndex {
         }
         var removals = before.map { key, place in Self.entry(place.chunk, place.row, key, access) }
         removals.sort(by: IndexEntry.precedes)
-        additions.sort(by: IndexEntry.precedes)
+        if properties.count == 1, let sorted = Self.sortedByNumber(additions) {
+            additions = sorted
+        } else {
+            additions.sort(by: IndexEntry.precedes)
+        }
         var copy = self
         copy.apply(removing: removals, adding: additions, basis: new)
         return copy

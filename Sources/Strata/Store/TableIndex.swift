@@ -1,3 +1,5 @@
+import Foundation
+
 /// A run of index entries in index order, shared by every version that did not change it.
 final class IndexLeaf: Sendable {
     let entries: [IndexEntry]
@@ -35,12 +37,52 @@ struct TableIndex: Sendable {
             let keys = chunk.primaryKeys
             for row in keys.indices { entries.append(Self.entry(chunk, row, keys[row], access)) }
         }
-        entries.sort(by: IndexEntry.precedes)
+        if properties.count == 1, let sorted = Self.sortedByNumber(entries) {
+            entries = sorted
+        } else {
+            entries.sort(by: IndexEntry.precedes)
+        }
         leaves = []
         lastEntries = []
         count = 0
         basis = table.chunks
         replaceLeaves(0..<0, with: entries)
+    }
+
+    /// `entries` in index order when every value is an integer, or every value a date or a
+    /// non-NaN double (no nil): sorted as plain number–key pairs, several times faster than
+    /// comparing ``AttributeValue``s. `nil` otherwise.
+    static func sortedByNumber(_ entries: [IndexEntry]) -> [IndexEntry]? {
+        guard let first = entries.first else { return entries }
+        switch first.first {
+        case .int:
+            var pairs: [(Int64, Int64, Int)] = []
+            pairs.reserveCapacity(entries.count)
+            for (position, entry) in entries.enumerated() {
+                guard case .int(let value) = entry.first else { return nil }
+                pairs.append((value, entry.primaryKey, position))
+            }
+            pairs.sort { ($0.0, $0.1) < ($1.0, $1.1) }
+            return pairs.map { entries[$0.2] }
+        case .date, .double:
+            var pairs: [(Double, Int64, Int)] = []
+            pairs.reserveCapacity(entries.count)
+            for (position, entry) in entries.enumerated() {
+                let value: Double
+                switch entry.first {
+                case .date(let date): value = date.timeIntervalSinceReferenceDate
+                case .double(let double): value = double
+                default: return nil
+                }
+                guard !value.isNaN else { return nil }
+                // -0.0 and 0.0 are equal values: ties by primary key, as the comparison does.
+                pairs.append((value == 0 ? 0 : value, entry.primaryKey, position))
+            }
+            pairs.sort { ($0.0, $0.1) < ($1.0, $1.1) }
+            return pairs.map { entries[$0.2] }
+        default:
+            return nil
+        }
     }
 
     /// The entry of the row at `row` of `chunk`.

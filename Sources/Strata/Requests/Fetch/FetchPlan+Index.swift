@@ -128,33 +128,52 @@ extension FetchPlan {
         }
         var order: [Int] = []
         order.reserveCapacity(items.count)
-        var group: [Int] = []
-        var groups: [[Int]] = []
+        var starts: [Int] = []
         let ascending = sort[0].ascending
         var previous: IndexEntry?
+        // Dense keys (the usual case: keys are allocated in order) map to positions through a
+        // table; sparse ones by binary search.
+        var slots: [Int32] = []
+        if let first = keys.first, let last = keys.last, last - first < 4 * Int64(keys.count), keys.count < Int(Int32.max) {
+            slots = [Int32](repeating: -1, count: Int(last - first) + 1)
+            for (position, key) in keys.enumerated() { slots[Int(key - first)] = Int32(position) }
+        }
+        let base = keys.first ?? 0
         keys.withUnsafeBufferPointer { keys in
             for leaf in index.leaves {
                 for entry in leaf.entries {
-                    var low = 0, high = keys.count
-                    while low < high {
-                        let mid = (low + high) / 2
-                        if keys[mid] < entry.primaryKey { low = mid + 1 } else { high = mid }
+                    var low: Int
+                    if !slots.isEmpty {
+                        let slot = entry.primaryKey - base
+                        guard slot >= 0, slot < Int64(slots.count), slots[Int(slot)] >= 0 else { continue }
+                        low = Int(slots[Int(slot)])
+                    } else {
+                        low = 0
+                        var high = keys.count
+                        while low < high {
+                            let mid = (low + high) / 2
+                            if keys[mid] < entry.primaryKey { low = mid + 1 } else { high = mid }
+                        }
+                        guard low < keys.count, keys[low] == entry.primaryKey else { continue }
                     }
-                    guard low < keys.count, keys[low] == entry.primaryKey else { continue }
-                    if ascending { order.append(low); continue }
-                    if let last = previous, IndexEntry.compareValues(last, entry) != .orderedSame {
-                        groups.append(group)
-                        group = []
+                    if !ascending, previous.map({ IndexEntry.compareValues($0, entry) != .orderedSame }) ?? true {
+                        starts.append(order.count)
                     }
-                    group.append(low)
+                    order.append(low)
                     previous = entry
                 }
             }
         }
         if ascending { return order }
-        if !group.isEmpty { groups.append(group) }
-        for equal in groups.reversed() { order.append(contentsOf: equal) }
-        return order
+        // Descending: the runs of equal values in reverse, each run still by ascending key.
+        var reversed: [Int] = []
+        reversed.reserveCapacity(order.count)
+        var end = order.count
+        for start in starts.reversed() {
+            reversed.append(contentsOf: order[start..<end])
+            end = start
+        }
+        return reversed
     }
 
     /// The strategy a fetch of `version` uses (without a context's pending changes).
