@@ -38,6 +38,14 @@ struct InfoCommand: ParsableCommand {
             TableWriter(header: ["ENTITY", "ROWS", "ATTRIBUTES", "RELATIONSHIPS"], rows: inspector.store.schema.entities.map {
                 [$0.name, String(counts[$0.name] ?? 0), String($0.attributes.count), String($0.relationships.count)]
             }).write(to: out)
+            let indexed = inspector.store.schema.entities.filter { !$0.indexes.isEmpty }
+            if !indexed.isEmpty {
+                out.line("")
+                out.line("Indexes:")
+                TableWriter(header: ["ENTITY", "INDEX"], rows: indexed.flatMap { entity in
+                    entity.indexes.map { [entity.name, "(" + $0.joined(separator: ", ") + ")"] }
+                }).write(to: out)
+            }
             out.line("")
             out.line("Last recovery (\(inspector.lastWritableRecoveryReport() == nil ? "this read-only open" : "last writable open")):")
             for line in Self.describe(inspector.lastWritableRecoveryReport() ?? inspector.recoveryReport) { out.line("  " + line) }

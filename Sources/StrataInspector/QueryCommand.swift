@@ -38,6 +38,9 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "table (default), json, jsonl or csv.")
     var format: RowFormat = .table
 
+    @Flag(help: "Print how the query runs (which index finds the rows, whether an index walk orders them) instead of the rows.")
+    var explain = false
+
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative.") }
         if let offset, offset < 0 { throw ValidationError("--offset must not be negative.") }
@@ -52,6 +55,12 @@ struct QueryCommand: ParsableCommand {
             request.fetchOffset = offset ?? 0
             let wanted = keys.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
             if let wanted { request.propertiesToFetch = wanted.filter { $0 != RowFormat.primaryKey } }
+            if explain {
+                let out = OutputBuffer()
+                for line in try store.fetchStrategy(request).description.split(separator: "\n") { out.line(String(line)) }
+                try out.flush()
+                return
+            }
             let rows = try store.fetchRows(request)
             var progress = ProgressBar("Writing", total: rows.rows.count)
             let out = OutputBuffer()

@@ -39,6 +39,7 @@ struct SchemaCommand: ParsableCommand {
                          "inverse \(r.inverse), delete rule \(r.deleteRule.rawValue)"]
                     }
                     for row in rows { out.line(TableWriter.pad(row, widths: Self.widths(rows))) }
+                    for index in entity.indexes { out.line("  index (\(index.joined(separator: ", ")))") }
                 }
             }
             try out.flush()

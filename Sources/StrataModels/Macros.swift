@@ -56,6 +56,25 @@ public macro Attribute(_ options: Strata.Attribute.Option..., originalName: Stri
 public macro Relationship(deleteRule: Strata.DeleteRule = .nullify, originalName: String? = nil,
                           inverse: AnyKeyPath? = nil) = #externalMacro(module: "StrataMacros", type: "RelationshipMacro")
 
+/// Declares the indexes the store keeps on a model's entity (SwiftData's spelling): one
+/// array of key paths per index, most significant property first. Write it once, in the
+/// model's body; the properties are persisted attributes or to-one relationships.
+///
+/// For example:
+/// ```swift
+/// @Model final class Person {
+///     #Index<Person>([\.email], [\.lastName, \.firstName])
+///     var email: String
+///     var firstName: String
+///     var lastName: String
+///     init(email: String, firstName: String, lastName: String) { … }
+/// }
+/// ```
+///
+/// It generates `static var _$indexKeyPaths`, which `Schema(models)` reads.
+@freestanding(declaration, names: named(_$indexKeyPaths))
+public macro Index<Model: PersistentModel>(_ indexes: [PartialKeyPath<Model>]...) = #externalMacro(module: "StrataMacros", type: "IndexMacro")
+
 /// Leaves a stored property out of the model: it is not persisted, and not observed. It
 /// needs a default value.
 @attached(peer)

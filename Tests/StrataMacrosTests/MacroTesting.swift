@@ -14,6 +14,7 @@ let strataMacros: [String: MacroSpec] = [
     "Relationship": MacroSpec(type: RelationshipMacro.self),
     "Transient": MacroSpec(type: TransientMacro.self),
     "ModelActor": MacroSpec(type: ModelActorMacro.self, conformances: ["ModelActor"]),
+    "Index": MacroSpec(type: IndexMacro.self),
 ]
 
 /// `assertMacroExpansion` reporting to Swift Testing.

@@ -44,8 +44,9 @@ extension ManagedObject {
     /// The objects of a to-many relationship, ordered by primary key, including this
     /// context's unsaved changes.
     ///
-    /// - Complexity: O(rows of the destination entity) — the relationship is the inverse
-    ///   foreign keys, scanned in their column.
+    /// - Complexity: O(log n + the relationship's size) plus the context's changed objects:
+    ///   the relationship is the destination rows whose inverse foreign key points here, read
+    ///   through the index the store keeps on that key.
     public func objects(forKey key: String) throws(StrataError) -> [ManagedObject] {
         let context = try requireContext()
         let (relationship, inverseProperty, destination) = try context.toMany(key, of: self)
@@ -102,7 +103,9 @@ extension ObjectContext {
                         destinationName: String) -> [ManagedObject] {
         let target = object.objectID.primaryKey
         var keys = Set<Int64>()
-        if object.lifecycle != .inserted {
+        if object.lifecycle != .inserted, let index = store.currentVersion.tables[destination].index(leadingWith: inverseProperty) {
+            index.forEach(in: PredicateRange(lower: .int(target), upper: .int(target))) { keys.insert($0) }
+        } else if object.lifecycle != .inserted {
             let table = store.currentVersion.tables[destination]
             let column = table.layout.properties[inverseProperty].column
             for chunk in table.chunks {

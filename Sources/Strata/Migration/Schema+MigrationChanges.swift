@@ -9,7 +9,8 @@ extension Schema {
     /// int32 → int64, any integer → double); required → optional; optional → required when
     /// the attribute has a default (nils take it); changing defaults, validation rules and
     /// delete rules; adding or removing a relationship (a required to-one one needs a custom
-    /// stage); a relationship becoming optional. Everything else needs a custom stage.
+    /// stage); a relationship becoming optional; adding or removing an index. Everything else
+    /// needs a custom stage.
     ///
     /// For example:
     /// ```swift
@@ -95,6 +96,7 @@ struct MigrationPlanner {
                 }
             }
             mapping.entities.append(.init(source: source, properties: properties))
+            changes += Self.indexChanges(entity, previous)
         }
         for (index, entity) in old.entities.enumerated() where !used.contains(index) {
             changes.append(SchemaChange(kind: .entityRemoved, entity: entity.name,
@@ -229,6 +231,21 @@ struct MigrationPlanner {
                                         summary: "relationship '\(entity.name).\(before.name)' was removed"))
         }
         return (reshaped, sources)
+    }
+
+    /// The indexes of `entity` that `previous` lacked, then those it had and `entity` lacks
+    /// (compared by property names, in order). Both are lightweight and touch no row.
+    static func indexChanges(_ entity: Entity, _ previous: Entity) -> [SchemaChange] {
+        func describe(_ index: [String]) -> String { "[\(index.joined(separator: ", "))]" }
+        let added = entity.indexes.filter { !previous.indexes.contains($0) }.map { index in
+            SchemaChange(kind: .indexAdded, entity: entity.name, property: index.first,
+                         summary: "index \(describe(index)) was added to '\(entity.name)'")
+        }
+        let removed = previous.indexes.filter { !entity.indexes.contains($0) }.map { index in
+            SchemaChange(kind: .indexRemoved, entity: entity.name, property: index.first,
+                         summary: "index \(describe(index)) was removed from '\(entity.name)'")
+        }
+        return added + removed
     }
 
     /// Whether every `from` value is exactly representable (or, for integer → double, the

@@ -46,6 +46,10 @@ public struct SchemaChange: Sendable, Hashable, CustomStringConvertible {
         public static let relationshipOptionalityChanged = Self(rawValue: "relationshipOptionalityChanged")
         /// A relationship's delete rule changed.
         public static let relationshipDeleteRuleChanged = Self(rawValue: "relationshipDeleteRuleChanged")
+        /// An index was added (the store builds it; no row is rewritten).
+        public static let indexAdded = Self(rawValue: "indexAdded")
+        /// An index was removed (no row is rewritten).
+        public static let indexRemoved = Self(rawValue: "indexRemoved")
     }
 
     /// What kind of change it is.

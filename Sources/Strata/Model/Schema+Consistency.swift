@@ -22,7 +22,8 @@ extension Schema {
     /// each default value fits the attribute's type and passes its rules; each rule fits the
     /// attribute's type (ranges on numbers and dates with bounds of the attribute's kind,
     /// lengths on strings and binary data, patterns on strings and valid expressions) and
-    /// its minimum is not above its maximum; numbers are finite.
+    /// its minimum is not above its maximum; numbers are finite; each index lists at least one
+    /// attribute or to-one relationship of its entity, none twice, and no index is repeated.
     ///
     /// - Throws: `StrataError` `.invalidSchema` whose message lists every problem and how to
     ///   fix it; `entity` and `key` are set when there is a single problem.
@@ -59,6 +60,7 @@ extension Schema {
             for relationship in entity.relationships {
                 problems += relationshipProblems(relationship, in: entity)
             }
+            problems += entity.indexProblems()
         }
         return problems
     }

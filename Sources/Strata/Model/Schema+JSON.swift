@@ -12,7 +12,9 @@ public import Foundation
 ///
 /// Keys and their defaults:
 /// - top level: `entities` (required), `format` (optional, `1`);
-/// - entity: `name` (required), `attributes` and `relationships` (arrays, default empty);
+/// - entity: `name` (required), `attributes` and `relationships` (arrays, default empty),
+///   `indexes` (an array of arrays of property names, such as `[["email"], ["lastName",
+///   "firstName"]]`; default empty);
 /// - attribute: `name`, `type` (`bool`, `int16`, `int32`, `int64`, `double`, `string`,
 ///   `date`, `uuid`, `binary`), `optional` (false), `default` (none; dates as ISO 8601
 ///   strings or seconds since 1970, UUIDs as strings, binary as base64), `validation` (an

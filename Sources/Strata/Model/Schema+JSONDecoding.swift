@@ -23,7 +23,7 @@ extension Schema {
 
 extension Entity {
     /// The keys of an entity object.
-    static let jsonKeys = ["name", "attributes", "relationships", "originalName"]
+    static let jsonKeys = ["name", "attributes", "relationships", "indexes", "originalName"]
 
     /// Reads the entity at `index` of the `entities` array.
     init(json: JSONValue, index: Int) throws(StrataError) {
@@ -38,7 +38,21 @@ extension Entity {
         for (position, item) in try reader.array("relationships").enumerated() {
             relationships.append(try Relationship(json: item, entity: name, index: position))
         }
-        self.init(name: name, attributes: attributes, relationships: relationships)
+        var indexes: [[String]] = []
+        for (position, item) in try reader.array("indexes").enumerated() {
+            guard case .array(let members) = item else {
+                throw reader.fail("has index #\(position + 1) as \(item.kindDescription); it must be an array of property names")
+            }
+            var names: [String] = []
+            for member in members {
+                guard case .string(let property) = member else {
+                    throw reader.fail("has index #\(position + 1) with \(member.kindDescription) in it; list property names as strings")
+                }
+                names.append(property)
+            }
+            indexes.append(names)
+        }
+        self.init(name: name, attributes: attributes, relationships: relationships, indexes: indexes)
         if reader.optional("originalName") != nil { originalName = try reader.requiredString("originalName") }
     }
 }

@@ -9,13 +9,17 @@ extension Schema {
 }
 
 extension Entity {
-    /// `{"name", "attributes", "relationships"}`, both arrays always present.
+    /// `{"name", "attributes", "relationships"}`, both arrays always present, then
+    /// `indexes` only when there are some (so a schema without indexes keeps its bytes).
     var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("name", .string(name)),
             ("attributes", .array(attributes.map(\.json))),
             ("relationships", .array(relationships.map(\.json))),
         ]
+        if !indexes.isEmpty {
+            members.append(("indexes", .array(indexes.map { .array($0.map { .string($0) }) })))
+        }
         if let originalName { members.append(("originalName", .string(originalName))) }
         return .object(members)
     }

@@ -25,15 +25,22 @@ public struct Entity: Sendable, Hashable {
     public var attributes: [Attribute]
     /// The relationships, in declaration order.
     public var relationships: [Relationship]
+    /// The indexes: each one lists the attributes and to-one relationships it orders rows
+    /// by, most significant first (`[["email"], ["lastName", "firstName"]]`). The store keeps
+    /// them up to date at every commit and batch request, and fetches use them; see
+    /// <doc:FetchingAndPredicateSyntax>. Adding or removing one is a lightweight change.
+    public var indexes: [[String]]
     /// The entity's name in the previous schema version when it was renamed (Core Data's
     /// renaming identifier); see <doc:MigratingAStore>. Never stored in the store.
     public var originalName: String?
 
     /// Creates an entity.
-    public init(name: String, attributes: [Attribute] = [], relationships: [Relationship] = []) {
+    public init(name: String, attributes: [Attribute] = [], relationships: [Relationship] = [],
+                indexes: [[String]] = []) {
         self.name = name
         self.attributes = attributes
         self.relationships = relationships
+        self.indexes = indexes
     }
 
     /// The attribute with this exact name, or `nil`.

@@ -80,16 +80,19 @@ extension Schema {
 }
 
 extension Entity {
-    /// Creates an entity from a list of attributes and relationships, keeping their order.
+    /// Creates an entity from a list of attributes and relationships, keeping their order,
+    /// with the indexes the store keeps on it (see ``indexes``).
     ///
     /// For example:
     /// ```swift
-    /// Entity("Person") {
-    ///     Attribute("name", .string)
+    /// Entity("Person", indexes: [["email"], ["lastName", "firstName"]]) {
+    ///     Attribute("email", .string)
+    ///     Attribute("firstName", .string)
+    ///     Attribute("lastName", .string)
     ///     Attribute("age", .int16, optional: true).range(0...150)
     /// }
     /// ```
-    public init(_ name: String, @EntityBuilder _ properties: () -> [EntityProperty] = { [] }) {
+    public init(_ name: String, indexes: [[String]] = [], @EntityBuilder _ properties: () -> [EntityProperty] = { [] }) {
         var attributes: [Attribute] = []
         var relationships: [Relationship] = []
         for property in properties() {
@@ -98,7 +101,7 @@ extension Entity {
             case .relationship(let relationship): relationships.append(relationship)
             }
         }
-        self.init(name: name, attributes: attributes, relationships: relationships)
+        self.init(name: name, attributes: attributes, relationships: relationships, indexes: indexes)
     }
 }
 

@@ -39,6 +39,9 @@ final class EntityLayout: Sendable {
     /// Each property's ``ColumnAccess``, in layout order.
     let columnAccess: [ColumnAccess]
     let table: TableDescriptor
+    /// The entity's indexes, each as positions in `properties` (most significant first):
+    /// the declared ones, then one on each to-one relationship whose inverse is to-many.
+    let indexes: [[Int]]
 
     init(entity: Entity, index: Int, schema: Schema) {
         self.entity = entity
@@ -60,6 +63,17 @@ final class EntityLayout: Sendable {
         columnAccess = properties.map { ColumnAccess(column: $0.column, type: $0.type) }
         propertyIndex = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })
         table = TableDescriptor(name: entity.name, columns: columns)
+        let positions = propertyIndex
+        var indexes = entity.indexes.map { index in index.compactMap { positions[$0] } }.filter { !$0.isEmpty }
+        // The inverse key of every to-many relationship is indexed, declared or not, so that
+        // reading the relationship costs its size rather than a scan of this table.
+        for relationship in entity.relationships where !relationship.isToMany {
+            guard let position = positions[relationship.name],
+                  schema.entity(named: relationship.destination)?.relationship(named: relationship.inverse)?.isToMany == true,
+                  !indexes.contains(where: { $0[0] == position }) else { continue }
+            indexes.append([position])
+        }
+        self.indexes = indexes
     }
 
     static func columnKind(_ type: AttributeType) -> ColumnKind {

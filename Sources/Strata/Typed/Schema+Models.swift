@@ -42,11 +42,28 @@ extension Schema {
                     relationships.append(relationship)
                 }
             }
-            var entity = Entity(name: name, attributes: attributes, relationships: relationships)
+            var entity = Entity(name: name, attributes: attributes, relationships: relationships,
+                                indexes: try Self.indexes(of: model))
             entity.originalName = model.originalEntityName
             entities.append(entity)
         }
         self = try Schema(entities: entities).validated()
+    }
+
+    /// The property names of the indexes `#Index` declares on `model`.
+    private static func indexes(of model: any PersistentModel.Type) throws(StrataError) -> [[String]] {
+        var indexes: [[String]] = []
+        for keyPaths in model._$indexKeyPaths {
+            var names: [String] = []
+            for keyPath in keyPaths {
+                guard let name = model._$propertyName(for: keyPath) else {
+                    throw StrataError(.invalidSchema, "#Index on \(model.entityName) lists \(keyPath), which is not a persisted property; list stored attributes and to-one relationships only.", entity: model.entityName)
+                }
+                names.append(name)
+            }
+            indexes.append(names)
+        }
+        return indexes
     }
 
     private static func inverse(of property: ModelProperty, in entity: String, destination: String,

@@ -23,6 +23,7 @@ enum Registry {
         MigrateAddColumn.workload,
         ObserveSave.p50,
         ObserveSave.p99,
+        IndexedWorkloads.sortedFetch, IndexedWorkloads.ageIDs,
     ]
 
     /// The storage engine's micro-benchmarks, run after the workloads; group "storage".
@@ -41,6 +42,7 @@ enum Registry {
         CheckAll.merge,
         MigrateAddColumn.overPlainOpen,
         MigrateWiden.reopenOverPlainOpen,
+        IndexedWorkloads.openOverPlainOpen,
     ]
 
     /// The workload named `name`, if any.

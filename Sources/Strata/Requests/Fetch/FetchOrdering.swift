@@ -29,6 +29,14 @@ extension FetchPlan {
             if !Self.isInKeyOrder(items) {
                 indexes = IndexMergeSort.sorted(count: items.count, by: { items[$0].primaryKey < items[$1].primaryKey }) { _ in true }
             }
+        } else if let index = orderIndex(version, count: items.count), let walked = walkOrder(items, index: index) {
+            // The index is in sort order already: the walk replaces reading keys and sorting.
+            indexes = walked
+            var work = orderWork(count: items.count) - items.count
+            while work > 0 {
+                if !step(min(stride, work)) { return nil }
+                work -= stride
+            }
         } else if sort.count == 1, let fast = numericKeys(items, version: version, step: step) {
             guard let fast else { return nil }
             let ascending = sort[0].ascending

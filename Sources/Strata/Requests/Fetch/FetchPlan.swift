@@ -103,6 +103,8 @@ struct ScanProgress: Sendable {
 extension FetchPlan {
     /// Scans `version` chunk by chunk: skips chunks whose statistics rule them out, runs the
     /// compiled filter (or the reference evaluator) on the rest, and reports after each chunk.
+    /// When an index covers a constraint of the predicate (and there are no pending
+    /// changes), reads the index's candidates instead and reports once.
     ///
     /// - Parameters:
     ///   - pending: a context's unsaved objects, when rows must be seen through them (a
@@ -114,6 +116,10 @@ extension FetchPlan {
     func scan(_ version: StoreVersion, pending: PendingObjects? = nil,
               onChunk: (ScanProgress) -> Bool = { _ in true }) -> [FetchItem]? {
         let table = version.tables[layout.index]
+        if pending == nil, let lookup = indexLookup(version) {
+            let items = indexScan(version, lookup)
+            return onChunk(ScanProgress(scanned: table.rowCount, total: table.rowCount, matches: items.count)) ? items : nil
+        }
         var items: [FetchItem] = []
         if bound == nil { items.reserveCapacity(table.rowCount) }
         var progress = ScanProgress(scanned: 0, total: table.rowCount, matches: 0)
