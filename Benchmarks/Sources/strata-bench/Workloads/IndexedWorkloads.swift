@@ -52,7 +52,8 @@ enum IndexedWorkloads {
         let directory = try indexedCopy(try await StrataFixtures.todoStore(for: run), schema: todoIndexedSchema)
         let store = try PersistentStore.open(at: directory, schema: todoIndexedSchema, options: StrataFixtures.options)
         let request = FetchRequest(entityName: "TodoItem", sortKeys: [SortKey("createdAt")])
-        precondition(try store.fetchStrategy(request).orderIndex == ["createdAt"], "the sorted fetch does not walk the index")
+        let strategy = try store.fetchStrategy(request)
+        precondition(strategy.orderIndex == ["createdAt"], "the sorted fetch does not walk the index")
         let ((ids, characters), seconds) = try Stopwatch.time {
             let context = ObjectContext(store: store)
             return try context.performAndWait {
@@ -75,7 +76,7 @@ enum IndexedWorkloads {
 
     static func sqliteSortedFetch(_ run: RunContext) async throws -> Double {
         let queue = try SQLiteDatabase.openQueue(at: try await SQLiteFixtures.todoDatabase(for: run))
-        try queue.write { db in try db.execute(sql: "CREATE INDEX todo_createdAt ON todo(createdAt)") }
+        try await queue.write { db in try db.execute(sql: "CREATE INDEX todo_createdAt ON todo(createdAt)") }
         let ((count, characters), seconds) = try Stopwatch.time {
             let items = try queue.read { db in try TodoItem.order(TodoItem.Columns.createdAt).fetchAll(db) }
             var characters = 0
@@ -91,7 +92,8 @@ enum IndexedWorkloads {
         let directory = try indexedCopy(try await StrataFixtures.personStore(for: run), schema: personIndexedSchema)
         let store = try PersistentStore.open(at: directory, schema: personIndexedSchema, options: StrataFixtures.options)
         let request = FetchRequest(entityName: "Person", predicate: try ObjectPredicate(format: "age BETWEEN {100, 200}"))
-        precondition(try store.fetchStrategy(request).lookupIndex == ["age"], "the fetch does not use the age index")
+        let strategy = try store.fetchStrategy(request)
+        precondition(strategy.lookupIndex == ["age"], "the fetch does not use the age index")
         let context = ObjectContext(store: store)
         let (ids, seconds) = try Stopwatch.time {
             try context.performAndWait { try context.fetchObjectIDs(request) }
@@ -103,7 +105,7 @@ enum IndexedWorkloads {
 
     static func sqliteAgeIDs(_ run: RunContext) async throws -> Double {
         let queue = try SQLiteDatabase.openQueue(at: try await SQLiteFixtures.personDatabase(for: run))
-        try queue.write { db in try db.execute(sql: "CREATE INDEX person_age ON person(age)") }
+        try await queue.write { db in try db.execute(sql: "CREATE INDEX person_age ON person(age)") }
         let (ids, seconds) = try Stopwatch.time {
             try queue.read { db in
                 try Int64.fetchAll(db, sql: "SELECT id FROM person WHERE age BETWEEN 100 AND 200 ORDER BY id")
