@@ -1,14 +1,11 @@
 import Foundation
+import StrataTestSupport
 import Testing
 
 /// Runs the built `strata` binary and finds the fixtures.
 enum Inspector {
-    /// What one run printed and returned.
-    struct Run: Sendable {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    /// What one run of `strata` printed and returned.
+    typealias Run = ChildProcessRun
 
     /// The package's `Fixtures/inspector` folder.
     static let fixtures: String = {
@@ -34,21 +31,7 @@ enum Inspector {
 
     /// Runs `strata arguments…` to completion.
     static func run(_ arguments: [String], in directory: String? = nil) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read before waiting so a large output cannot fill the pipe and block the child.
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+        try runChildProcess(binary, arguments, in: directory)
     }
 
     /// Output made comparable across machines: the fixtures path shortened, log times masked.

@@ -16,19 +16,8 @@ struct RestoreCommandTests {
         return directory.appendingPathComponent("strata").path
     }()
 
-    static func strata(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    static func strata(_ arguments: [String]) throws -> ChildProcessRun {
+        try runChildProcess(binary, arguments)
     }
 
     @Test func restoreBuildsAStoreThatVerifyAccepts() throws {
