@@ -39,18 +39,7 @@ struct IndexEntry: Sendable {
     /// One value against another of the same column (the sort order of a fetch without
     /// `[c]`).
     static func compare(_ a: AttributeValue, _ b: AttributeValue) -> ComparisonResult {
-        switch (a, b) {
-        case (.int(let x), .int(let y)): return x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
-        case (.null, .null): return .orderedSame
-        case (.null, _): return .orderedAscending
-        case (_, .null): return .orderedDescending
-        case (.bool(let x), .bool(let y)): return x == y ? .orderedSame : (!x ? .orderedAscending : .orderedDescending)
-        case (.uuid(let x), .uuid(let y)):
-            return x.uuidString < y.uuidString ? .orderedAscending : x == y ? .orderedSame : .orderedDescending
-        case (.binary(let x), .binary(let y)):
-            return x.lexicographicallyPrecedes(y) ? .orderedAscending : x == y ? .orderedSame : .orderedDescending
-        default:
-            return ValueComparison.order(a, b) ?? .orderedSame
-        }
+        if case .int(let x) = a, case .int(let y) = b { return x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame }
+        return FetchPlan.order(a, b, caseInsensitive: false)
     }
 }

@@ -134,6 +134,13 @@ extension FetchPlan {
     }
 
     func compare(_ a: AttributeValue, _ b: AttributeValue, caseInsensitive: Bool) -> ComparisonResult {
+        Self.order(a, b, caseInsensitive: caseInsensitive)
+    }
+
+    /// The order of two values of one sort key: nil first, then by value (``IndexEntry``
+    /// orders its entries with this too, so that a walk of an index gives a sorted fetch's
+    /// order exactly).
+    static func order(_ a: AttributeValue, _ b: AttributeValue, caseInsensitive: Bool) -> ComparisonResult {
         switch (a.isNull, b.isNull) {
         case (true, true): return .orderedSame
         case (true, false): return .orderedAscending
