@@ -69,7 +69,10 @@ func insert(_ row: Row, into context: ObjectContext) throws {
     try object.setValue(.bool(row.done), forKey: "done")
 }
 
-@inline(never) func profiledInsert(_ context: ObjectContext) throws {
+/// strata-bench's insert: every row through one new context, then save; the context (and its
+/// million objects) goes inside the profiled call, as in the harness's stopwatch.
+@inline(never) func profiledInsert(_ store: PersistentStore) throws {
+    let context = ObjectContext(store: store)
     try context.performAndWait {
         for row in rows { try insert(row, into: context) }
         try context.save()
@@ -186,31 +189,46 @@ func reopenedPersonStore(_ directory: String) throws -> PersistentStore {
     }
 }
 
-/// strata-bench's sorted-fetch: every item by createdAt as faults, then `name` of each.
-@inline(never) func profiledSortedFetch(_ context: ObjectContext) throws -> Int {
-    try context.performAndWait {
+/// strata-bench's sorted-fetch: every item by createdAt as faults, then `name` and the key of
+/// each, through a new context released inside the profiled call (as in the harness).
+@inline(never) func profiledSortedFetch(_ store: PersistentStore) throws -> Int {
+    let context = ObjectContext(store: store)
+    return try context.performAndWait {
         let items = try context.fetch(FetchRequest(entityName: "TodoItem", sortKeys: [SortKey("createdAt")]))
         var characters = 0
-        for item in items { characters &+= try item.string("name")?.utf8.count ?? 0 }
-        return characters
+        var keys: [Int64] = []
+        keys.reserveCapacity(items.count)
+        for item in items {
+            characters &+= try item.string("name")?.utf8.count ?? 0
+            keys.append(item.objectID.primaryKey)
+        }
+        return characters &+ keys.count
     }
 }
 
-/// strata-bench's typed-insert: every row as a `@Model` item through one context, then save.
-@inline(never) func profiledTypedInsert(_ context: ObjectContext) throws {
+/// strata-bench's typed-insert: every row as a `@Model` item through one new context, then save.
+@inline(never) func profiledTypedInsert(_ store: PersistentStore) throws {
+    let context = ObjectContext(store: store)
     try context.performAndWait {
         for row in rows { context.insert(StrataBenchModels.TodoItem(name: row.name, createdAt: row.createdAt, done: row.done)) }
         try context.save()
     }
 }
 
-/// strata-bench's typed-sorted-fetch: a `FetchDescriptor` by createdAt, then `name` of each model.
-@inline(never) func profiledTypedSortedFetch(_ context: ObjectContext) throws -> Int {
-    try context.performAndWait {
+/// strata-bench's typed-sorted-fetch: a `FetchDescriptor` by createdAt, then `name` and the
+/// key of each model, through a new context released inside the profiled call.
+@inline(never) func profiledTypedSortedFetch(_ store: PersistentStore) throws -> Int {
+    let context = ObjectContext(store: store)
+    return try context.performAndWait {
         let items = try context.fetch(FetchDescriptor<StrataBenchModels.TodoItem>(sortBy: [SortDescriptor(\.createdAt)]))
         var characters = 0
-        for item in items { characters &+= item.name.utf8.count }
-        return characters
+        var keys: [Int64] = []
+        keys.reserveCapacity(items.count)
+        for item in items {
+            characters &+= item.name.utf8.count
+            keys.append(item.persistentModelID?.primaryKey ?? -1)
+        }
+        return characters &+ keys.count
     }
 }
 
@@ -228,8 +246,7 @@ let start = Date()
 switch arguments[1] {
 case "insert":
     let store = try PersistentStore.open(at: directory, schema: schema, options: options)
-    let context = ObjectContext(store: store)
-    try timed { try profiledInsert(context) }
+    try timed { try profiledInsert(store) }
     try store.close()
 case "saves":
     let store = try PersistentStore.open(at: directory, schema: schema, options: options)
@@ -302,19 +319,16 @@ case "predicate-count", "predicate-ids":
     try store.close()
 case "sorted-fetch":
     let store = try reopenedTodoStore(directory)
-    let context = ObjectContext(store: store)
-    let characters = try timed { try profiledSortedFetch(context) }
+    let characters = try timed { try profiledSortedFetch(store) }
     precondition(characters > 0)
     try store.close()
 case "typed-insert":
     let store = try PersistentStore.open(at: directory, schema: schema, options: options)
-    let context = ObjectContext(store: store)
-    try timed { try profiledTypedInsert(context) }
+    try timed { try profiledTypedInsert(store) }
     try store.close()
 case "typed-sorted-fetch":
     let store = try reopenedTodoStore(directory)
-    let context = ObjectContext(store: store)
-    let characters = try timed { try profiledTypedSortedFetch(context) }
+    let characters = try timed { try profiledTypedSortedFetch(store) }
     precondition(characters > 0)
     try store.close()
 case "observe":
