@@ -58,4 +58,53 @@ import StrataTestSupport
         try importer.append(frame: copied[0])
         #expect(importer.lastLSN == 1)
     }
+
+    /// Whatever a power loss does after ``LogImporter/finish()`` returns, the directory
+    /// recovers to the imported snapshot and every imported frame. Each durability step of
+    /// the importer is needed for this: without the snapshot's `fdatasync` its bytes can be
+    /// torn, without a segment's its frames can be lost, and without the directory sync the
+    /// new names (segments, the snapshot's rename) can vanish.
+    @Test func aPowerLossAfterFinishLosesNothingImported() throws {
+        let source = SimulatedFileSystem()
+        let payloads = LogFixture.variedPayloads(count: 24, seed: 5)
+        do {
+            let (engine, _) = try StorageEngine.open(at: LogFixture.directory, options: LogFixture.options(source, segmentSize: 4096))
+            for payload in payloads { _ = try engine.append(kind: 2, payload: payload) }
+            try engine.close()
+        }
+        let copied = try Self.frames(of: source)
+        // A snapshot of the state at LSN 10 (its content is the engine's business, not the log's).
+        let base: UInt64 = 10
+        let scratch = SimulatedFileSystem()
+        try scratch.createDirectory("/s")
+        let chunk = SnapshotCodecTests.chunk(rows: 300, seed: 9, nulls: true)
+        let writer = try SnapshotWriter(fileSystem: scratch, directory: "/s", lsn: base, tables: [SnapshotCodecTests.table],
+                                        metadata: [4, 2], createdAt: 1)
+        try writer.append(table: 0, columns: chunk)
+        try writer.finish()
+        let snapshotBytes = try { () throws -> [UInt8] in
+            let handle = try scratch.open("/s/\(writer.finalName)", mode: .readOnly)
+            defer { try? handle.close() }
+            return try handle.read(count: Int(try handle.size()), at: 0)
+        }()
+
+        let target = SimulatedFileSystem()
+        try target.createDirectory(LogFixture.directory)
+        try target.syncDirectory("/")
+        var importer = LogImporter(fileSystem: target, directory: LogFixture.directory, after: base, segmentSize: 4096)
+        try importer.writeSnapshot(snapshotBytes, lsn: base)
+        for frame in copied[Int(base)...] { try importer.append(frame: frame) }
+        try importer.finish()
+        #expect(importer.segments.count > 1)
+
+        for seed in UInt64(0)..<48 {
+            let image = target.powerLossImage(seed: seed)
+            let (engine, recovered) = try StorageEngine.open(at: LogFixture.directory, options: LogFixture.options(image, readOnly: true))
+            #expect(recovered.snapshot?.lsn == base, "power-loss seed \(seed): the imported snapshot is gone")
+            #expect(try recovered.snapshot?.readChunk(0) == chunk, "power-loss seed \(seed): the imported snapshot is damaged")
+            #expect(recovered.records.map(\.payload) == Array(payloads[Int(base)...]), "power-loss seed \(seed): imported frames were lost")
+            #expect(engine.lastLSN == UInt64(payloads.count))
+            try engine.close()
+        }
+    }
 }
