@@ -12,7 +12,7 @@ extension ObjectContext {
         _ = try modelLayoutIndex(Model.self)
         let results = try fetch(descriptor.fetchRequest())
         let registrar = modelRegistrar
-        guard let objects = results.allObjects else { return results.map { uniqueModel(for: $0, as: Model.self, registrar: registrar) } }
+        guard let objects = results.takeAllObjects() else { return results.map { uniqueModel(for: $0, as: Model.self, registrar: registrar) } }
         return Array(unsafeUninitializedCapacity: objects.count) { buffer, made in
             for (index, object) in objects.enumerated() {
                 (buffer.baseAddress! + index).initialize(to: uniqueModel(for: object, as: Model.self, registrar: registrar))

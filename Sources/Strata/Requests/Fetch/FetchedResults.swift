@@ -161,6 +161,16 @@ public struct FetchedResults: RandomAccessCollection {
         objects.batchSize == 0 && objects.all.count == ids.count ? objects.all : nil
     }
 
+    /// Every object, when they are all made already, taken out of the results: the caller
+    /// holds them from now on (the typed layer, whose models hold their objects), so
+    /// releasing the results does not look each one up in the registry to see whether it
+    /// can go — none could. The results must not be read afterwards.
+    func takeAllObjects() -> [ManagedObject]? {
+        guard let all = allObjects else { return nil }
+        objects.all = []
+        return all
+    }
+
     /// Whether the objects that ``materialize(upTo:)`` makes are all made.
     var isMaterialized: Bool { objects.batchSize != 0 || objects.all.count == ids.count }
 
