@@ -67,6 +67,15 @@ final class PostgresSession: Sendable {
         }
     }
 
+    /// Calls `wake` whenever a notification arrives on `channel` (on PostgresNIO's event loop
+    /// thread: `wake` must only signal), and sends `LISTEN` for it.
+    ///
+    /// - Throws: ``ReplicationError`` `server` or `unreachable`.
+    func listen(_ channel: String, wake: @escaping @Sendable () -> Void) throws(ReplicationError) {
+        connection.addListener(channel: channel) { _, _ in wake() }
+        try run(PostgresQuery(unsafeSQL: "LISTEN \"\(channel)\""), "Listening for new frames on \(channel)")
+    }
+
     /// Closes the connection; errors are ignored (it is going away either way).
     func close() {
         _ = try? connection.close().wait()

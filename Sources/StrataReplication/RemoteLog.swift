@@ -34,8 +34,40 @@ struct RemoteLog {
 
     /// Registers the store (no change when it is known) and returns its shipped LSN.
     func register() throws(ReplicationError) -> UInt64 {
+        try registration().shipped
+    }
+
+    /// Registers the store (no change when it is known) and returns its shipped LSN and its
+    /// fencing epoch.
+    func registration() throws(ReplicationError) -> (shipped: UInt64, epoch: UInt64) {
         try session.run("INSERT INTO strata_stores (store_id) VALUES (\(storeID)) ON CONFLICT (store_id) DO NOTHING", "Registering store \(storeID)")
-        return try shippedLSN() ?? 0
+        return try state() ?? (0, 0)
+    }
+
+    /// The store's shipped LSN and fencing epoch, or `nil` when it was never registered.
+    func state() throws(ReplicationError) -> (shipped: UInt64, epoch: UInt64)? {
+        let rows = try session.run("SELECT shipped_lsn, epoch FROM strata_stores WHERE store_id = \(storeID)", "Reading the state of store \(storeID)")
+        return try rows.first.map { row throws(ReplicationError) in
+            let (shipped, epoch) = try ReplicationSchema.decoding("the shipped LSN and epoch") { try row.decode((Int64, Int64).self) }
+            return (Self.lsn(shipped), UInt64(max(0, epoch)))
+        }
+    }
+
+    /// Fences the store's current primary: raises its epoch by one, so that every shipping
+    /// transaction of a primary holding the old epoch fails from now on, and returns the new
+    /// epoch and the shipped LSN at that moment (which no old primary can move any more).
+    ///
+    /// - Throws: ``ReplicationError`` `notFound` when the store was never shipped.
+    func fence() throws(ReplicationError) -> (epoch: UInt64, shipped: UInt64) {
+        let rows = try session.run("""
+            UPDATE strata_stores SET epoch = epoch + 1, updated_at = now() WHERE store_id = \(storeID)
+            RETURNING epoch, shipped_lsn
+            """, "Raising the epoch of store \(storeID)")
+        guard let row = rows.first else {
+            throw ReplicationError(.notFound, "PostgreSQL (\(session.location)) holds no store \(storeID) to promote a replica of.")
+        }
+        let (epoch, shipped) = try ReplicationSchema.decoding("the new epoch") { try row.decode((Int64, Int64).self) }
+        return (UInt64(max(0, epoch)), Self.lsn(shipped))
     }
 
     /// The bytes of the shipped frame `lsn`, if PostgreSQL holds it.
@@ -46,14 +78,22 @@ struct RemoteLog {
         }
     }
 
-    /// Inserts `frames` (consecutive, the first right after `previous`) and moves the
-    /// store's shipped LSN from `previous` to the last of them, in one transaction.
+    /// Moves the store's shipped LSN from `previous` to the last of `frames` (consecutive, the
+    /// first right after `previous`) and inserts them, in one transaction.
     ///
-    /// - Throws: ``ReplicationError`` `diverged` when the shipped LSN is no longer `previous`
+    /// The transaction also notifies ``ReplicationSchema/frameChannel`` with the store ID, so
+    /// that replicas listening there fetch the frames at once.
+    ///
+    /// - Throws: ``ReplicationError`` `fenced` when the store's epoch is no longer `epoch` (a
+    ///   replica was promoted), `diverged` when the shipped LSN is no longer `previous`
     ///   (another replicator ships the same store ID), `server`, `unreachable`.
-    func append(_ frames: [ShippedFrame], after previous: UInt64) throws(ReplicationError) {
+    func append(_ frames: [ShippedFrame], after previous: UInt64, epoch: UInt64) throws(ReplicationError) {
         guard let last = frames.last else { return }
         try session.transaction("Shipping frames \(previous + 1)...\(last.lsn) of store \(storeID)") { () throws(ReplicationError) in
+            // The store's row first: it checks the epoch and the previous LSN (so a fenced or
+            // concurrent shipper gets its own error, not a duplicate frame) and locks the row
+            // until the frames are in.
+            try advance(from: previous, to: last.lsn, epoch: epoch)
             let lsns = frames.map { Self.sql($0.lsn) }
             let times = frames.map(\.timestamp)
             let bytes = frames.map { ByteBuffer(bytes: $0.bytes) }
@@ -61,19 +101,28 @@ struct RemoteLog {
                 INSERT INTO strata_frames (store_id, lsn, committed_at, frame)
                 SELECT \(storeID), l, t, f FROM unnest(\(lsns)::bigint[], \(times)::bigint[], \(bytes)::bytea[]) AS x(l, t, f)
                 """, "Shipping frames \(previous + 1)...\(last.lsn) of store \(storeID)")
-            try advance(from: previous, to: last.lsn)
+            try session.run("SELECT pg_notify(\(ReplicationSchema.frameChannel), \(storeID))", "Announcing frames of store \(storeID)")
         }
     }
 
-    /// Moves the shipped LSN from `previous` to `lsn` (inside the caller's transaction, or alone).
-    func advance(from previous: UInt64, to lsn: UInt64) throws(ReplicationError) {
+    /// Moves the shipped LSN from `previous` to `lsn` (inside the caller's transaction, or
+    /// alone), provided the store's epoch is still `epoch`.
+    func advance(from previous: UInt64, to lsn: UInt64, epoch: UInt64) throws(ReplicationError) {
         let rows = try session.run("""
             UPDATE strata_stores SET shipped_lsn = \(Self.sql(lsn)), updated_at = now()
-            WHERE store_id = \(storeID) AND shipped_lsn = \(Self.sql(previous)) RETURNING 1
+            WHERE store_id = \(storeID) AND shipped_lsn = \(Self.sql(previous)) AND epoch = \(Int64(epoch)) RETURNING 1
             """, "Recording shipped LSN \(lsn) of store \(storeID)")
         guard rows.count == 1 else {
+            if let now = try state(), now.epoch != epoch {
+                throw Self.fenced(storeID, epoch: epoch, now: now.epoch, location: session.location)
+            }
             throw ReplicationError(.diverged, "The shipped LSN of store \(storeID) in \(session.location) is no longer \(previous): another replicator is shipping the same store ID. Stop one of them; each store needs exactly one replicator.")
         }
+    }
+
+    /// The error of a primary whose epoch `epoch` was superseded by `now`.
+    static func fenced(_ storeID: String, epoch: UInt64, now: UInt64, location: PostgresLocation) -> ReplicationError {
+        ReplicationError(.fenced, "Store \(storeID) was taken over by a promoted replica (epoch \(now) in \(location); this store holds epoch \(epoch)): PostgreSQL refuses its frames from now on. Stop writing to this store; its writes since the promotion are not replicated. To serve it again, restore it from PostgreSQL or open it as a replica.")
     }
 
     /// The LSNs of the complete snapshots shipped for the store, ascending.

@@ -38,6 +38,9 @@ public struct ReplicationError: Error, Sendable, CustomStringConvertible {
         public static let storage = Code(rawValue: "storage")
         /// The replicator was stopped (or never started) while a caller waited for it.
         public static let stopped = Code(rawValue: "stopped")
+        /// A replica of the store was promoted: this store is no longer its primary, and
+        /// PostgreSQL refuses its frames (docs/REPLICATION.md, "Promotion and fencing").
+        public static let fenced = Code(rawValue: "fenced")
         /// An argument is outside what the operation accepts.
         public static let invalidArgument = Code(rawValue: "invalidArgument")
     }

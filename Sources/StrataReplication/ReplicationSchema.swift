@@ -1,12 +1,18 @@
 import PostgresNIO
 
-/// The tables a replicator creates in PostgreSQL, version 1 (docs/REPLICATION.md, section 2).
+/// The tables a replicator creates in PostgreSQL, version 2 (docs/REPLICATION.md, section 2).
+///
+/// Version 2 adds `strata_stores.epoch`, the fencing epoch a promotion raises; a version 1
+/// database is upgraded in place (the column is added with 0, every store's first epoch).
 ///
 /// Every statement is idempotent and runs under a transaction-scoped advisory lock, so two
 /// replicators starting at once against a new database do not race on `CREATE TABLE`.
 enum ReplicationSchema {
     /// The schema version these statements make and this build reads and writes.
-    static let version: Int32 = 1
+    static let version: Int32 = 2
+
+    /// The channel a shipping transaction notifies (payload: the store ID) and replicas listen on.
+    static let frameChannel = "strata_frames"
 
     /// The advisory lock key that serializes schema creation (`"strata"` in ASCII).
     static let lockKey: Int64 = 0x7374_7261_7461
@@ -25,6 +31,7 @@ enum ReplicationSchema {
             updated_at timestamptz NOT NULL DEFAULT now()
         )
         """,
+        "ALTER TABLE strata_stores ADD COLUMN IF NOT EXISTS epoch bigint NOT NULL DEFAULT 0",
         """
         CREATE TABLE IF NOT EXISTS strata_frames (
             store_id text NOT NULL,
@@ -70,11 +77,11 @@ enum ReplicationSchema {
             let found = try rows.first.flatMap { row throws(ReplicationError) in
                 try decoding("the schema version") { try row.decode(Int32?.self) }
             }
-            if let found {
-                guard found <= version else {
-                    throw ReplicationError(.unsupportedSchema, "The replication tables in \(session.location) were made by schema version \(found); this build of Strata reads version \(version) and older. Upgrade Strata, or point it at another database.")
-                }
-            } else {
+            if let found, found > version {
+                throw ReplicationError(.unsupportedSchema, "The replication tables in \(session.location) were made by schema version \(found); this build of Strata reads version \(version) and older. Upgrade Strata, or point it at another database.")
+            }
+            if found != version {
+                // A new database, or one this statement list has just upgraded.
                 try session.run("INSERT INTO strata_schema (version) VALUES (\(version))", "Recording the replication schema version")
             }
         }

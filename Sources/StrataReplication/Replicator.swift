@@ -67,6 +67,8 @@ public final class Replicator: @unchecked Sendable {
         var lastError: ReplicationError?
         var consecutiveFailures = 0
         var warnedBacklog = false
+        /// The fencing epoch this primary ships under (docs/REPLICATION.md, "Promotion and fencing").
+        var epoch: UInt64 = 0
     }
 
     /// The store ID frames are shipped under.
@@ -100,8 +102,9 @@ public final class Replicator: @unchecked Sendable {
     /// holds for the store ID continues this store's log, and starts shipping on a thread of
     /// its own. From here on the log is kept until shipped.
     ///
-    /// - Throws: ``ReplicationError`` `unreachable`, `server`, `unsupportedSchema`, or
-    ///   `diverged` (PostgreSQL holds a different history under this store ID), and
+    /// - Throws: ``ReplicationError`` `unreachable`, `server`, `unsupportedSchema`,
+    ///   `diverged` (PostgreSQL holds a different history under this store ID), `fenced` (a
+    ///   replica of this store was promoted since: this store is no longer the primary), and
     ///   `invalidArgument` when it already runs.
     public func start() throws(ReplicationError) {
         let alreadyRunning = condition.withLock { state.running }
@@ -111,10 +114,19 @@ public final class Replicator: @unchecked Sendable {
         let session = try PostgresSession.connect(location)
         let shipped: UInt64
         let snapshotLSN: UInt64
+        let epoch: UInt64
         do throws(ReplicationError) {
             try ReplicationSchema.prepare(session)
             let remote = RemoteLog(session: session, storeID: storeID)
-            shipped = try remote.register()
+            let registered = try remote.registration()
+            shipped = registered.shipped
+            epoch = try EpochFile.read(store.directory)
+            if registered.epoch > epoch {
+                throw RemoteLog.fenced(storeID, epoch: epoch, now: registered.epoch, location: location)
+            }
+            if registered.epoch < epoch {
+                throw ReplicationError(.diverged, "This store was promoted at epoch \(epoch), but PostgreSQL (\(location)) records epoch \(registered.epoch) for store \(storeID): it is another database, or one restored from before the promotion. Point the replicator at the database the store was promoted in.")
+            }
             // Hold the log from here on, before anything else can checkpoint it away.
             engine.replication.retainLog(from: shipped + 1)
             try checkContinuity(remote, shipped: shipped)
@@ -125,7 +137,7 @@ public final class Replicator: @unchecked Sendable {
             throw error
         }
         condition.withLock {
-            state = State(running: true, shippedLSN: shipped, snapshotLSN: snapshotLSN)
+            state = State(running: true, shippedLSN: shipped, snapshotLSN: snapshotLSN, epoch: epoch)
         }
         if options.mode == .synchronous {
             engine.replication.setShipWaiter { [weak self] lsn in self?.waitForShipping(lsn) }
@@ -220,8 +232,12 @@ public final class Replicator: @unchecked Sendable {
                     current = try PostgresSession.connect(location)
                     session = current
                     let remote = RemoteLog(session: current, storeID: storeID)
-                    let found = try remote.register()
-                    let known = condition.withLock { state.shippedLSN }
+                    let registered = try remote.registration()
+                    let found = registered.shipped
+                    let (known, epoch) = condition.withLock { (state.shippedLSN, state.epoch) }
+                    if registered.epoch != epoch {
+                        throw RemoteLog.fenced(storeID, epoch: epoch, now: registered.epoch, location: location)
+                    }
                     guard found == known else {
                         throw ReplicationError(.diverged, "After reconnecting, PostgreSQL (\(location)) holds store \(storeID) up to LSN \(found), not \(known) as shipped: another replicator ships the same store ID, or the tables were changed. Stop the other replicator.")
                     }
@@ -235,7 +251,7 @@ public final class Replicator: @unchecked Sendable {
             } catch {
                 session?.close()
                 session = nil
-                let permanent = [ReplicationError.Code.diverged, .unsupportedSchema].contains(error.code)
+                let permanent = [ReplicationError.Code.diverged, .unsupportedSchema, .fenced].contains(error.code)
                 let failures = condition.withLock {
                     state.lastError = error
                     state.consecutiveFailures += 1
@@ -260,6 +276,7 @@ public final class Replicator: @unchecked Sendable {
     /// Ships a new snapshot, if any, then every frame appended since the last call.
     private func shipOnce(_ remote: RemoteLog, reader: inout LocalLogReader) throws(ReplicationError) {
         try shipNewSnapshot(remote)
+        let epoch = condition.withLock { state.epoch }
         var shipped = condition.withLock { state.shippedLSN }
         switch try reader.read() {
         case .logTrimmed:
@@ -275,7 +292,7 @@ public final class Replicator: @unchecked Sendable {
                     end += 1
                 }
                 let batch = Array(frames[start..<end])
-                do throws(ReplicationError) { try remote.append(batch, after: shipped) }
+                do throws(ReplicationError) { try remote.append(batch, after: shipped, epoch: epoch) }
                 catch {
                     // Read these frames again after reconnecting.
                     reader = LocalLogReader(directory: store.directory, after: shipped)
@@ -315,7 +332,7 @@ public final class Replicator: @unchecked Sendable {
             throw ReplicationError(.storage, "The log of the store at \(store.directory) no longer holds frame \(shipped + 1), and no snapshot after LSN \(shipped) covers it. Restart the replicator; if it persists, ship the store under a new store ID.")
         }
         try remote.putSnapshot(bytes, lsn: lsn)
-        try remote.advance(from: shipped, to: lsn)
+        try remote.advance(from: shipped, to: lsn, epoch: condition.withLock { state.epoch })
         condition.withLock { state.snapshotLSN = max(state.snapshotLSN, lsn) }
         record(shipped: lsn)
         logger.notice("Store \(storeID): frames \(shipped + 1)...\(lsn) were checkpointed away before they were shipped; shipped snapshot \(lsn) in their place.")
