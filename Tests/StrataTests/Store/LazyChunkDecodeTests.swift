@@ -16,9 +16,12 @@ import StrataStorage
     /// comes from the snapshot. Returns the fixture and the contents before the reopen.
     static func reopenedFromSnapshot() throws -> (StoreFixture, [String]) {
         let fixture = try StoreFixture(schema)
-        let objects: [[String: AttributeValue]] = (1...rows).map { key in
-            ["name": .string("item \(key)"), "note": key % 5 == 0 ? .string("note \(key)") : .null,
-             "count": key % 3 == 0 ? .null : .int(Int64(key)), "done": .bool(key % 2 == 0)]
+        var objects: [[String: AttributeValue]] = []
+        for key in 1...rows {
+            var row: [String: AttributeValue] = ["name": .string("item \(key)"), "done": .bool(key % 2 == 0)]
+            row["note"] = key % 5 == 0 ? AttributeValue.string("note \(key)") : AttributeValue.null
+            row["count"] = key % 3 == 0 ? AttributeValue.null : AttributeValue.int(Int64(key))
+            objects.append(row)
         }
         _ = try fixture.store.execute(BatchInsertRequest(entityName: "Item", objects: objects))
         let before = TailAppendTests.contents(fixture.store.currentVersion, 0)
