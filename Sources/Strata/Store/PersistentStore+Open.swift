@@ -27,6 +27,7 @@ extension PersistentStore {
             let store = try load(directory: directory, schema: validatedSchema, options: options,
                                  engine: engine, recovered: recovered)
             if let interval = options.followInterval { store.startFollowing(every: interval) }
+            if options.prefetchesSnapshot { SnapshotLoader.prefetch(store.currentVersion) }
             return store
         } catch {
             try? engine.close()
@@ -61,9 +62,8 @@ extension PersistentStore {
                 }
                 return index
             }
-            let loaded = try SnapshotLoader.readAll(snapshot)
-            for (info, columns) in zip(snapshot.chunks, loaded) {
-                chunksByTable[tableMap[info.table]].append(TableChunk(columns: columns))
+            for (index, chunk) in try SnapshotLoader.lazyChunks(snapshot).enumerated() {
+                chunksByTable[tableMap[snapshot.chunks[index].table]].append(chunk)
             }
             tables = layouts.map { EntityTable(layout: $0, chunks: chunksByTable[$0.index]) }
         }
@@ -192,39 +192,34 @@ extension PersistentStore {
     }
 }
 
-/// Reads every chunk of a snapshot, on both cores when there are many.
+/// Turns a snapshot's chunks into table chunks that decode on first read.
 ///
-/// Recovery has already read and checksummed every chunk (`verifyChecksums()`), so the chunks
-/// are decoded from that in-memory image; it is released once they are all decoded.
+/// Recovery has already read every chunk into memory and verified its header and checksum
+/// (`verifyChecksums()`), so a damaged snapshot fails the open as before; what open no longer
+/// does is decompress and decode the columns. Each chunk keeps its row count and key range
+/// (from the footer's statistics) and a reference to the verified, compressed image, which is
+/// freed once every chunk is decoded.
 enum SnapshotLoader {
-    static func readAll(_ snapshot: SnapshotReader) throws -> [[ColumnChunk]] {
-        defer { snapshot.releaseVerifiedImage() }
-        let count = snapshot.chunks.count
-        let results = ResultSlots(count: count)
-        DispatchQueue.concurrentPerform(iterations: min(count, 2 * ProcessInfo.processInfo.activeProcessorCount)) { worker in
-            let workers = min(count, 2 * ProcessInfo.processInfo.activeProcessorCount)
-            for index in stride(from: worker, to: count, by: workers) {
-                results.set(index, Result { try snapshot.readChunk(index) })
+    static func lazyChunks(_ snapshot: SnapshotReader) throws -> [TableChunk] {
+        guard !snapshot.chunks.isEmpty else { return [] }
+        guard let source = snapshot.takeVerifiedChunks() else {
+            // Recovery always verifies the snapshot it hands over; a reader that was not
+            // verified is read and checked here, chunk by chunk, as before.
+            return try snapshot.chunks.indices.map { TableChunk(columns: try snapshot.readChunk($0)) }
+        }
+        return source.chunks.indices.map { TableChunk(source: source, index: $0) }
+    }
+
+    /// Decodes every undecoded chunk of `version` on a utility-priority background queue,
+    /// on both cores (`Options.prefetchesSnapshot`).
+    static func prefetch(_ version: StoreVersion) {
+        let chunks = version.tables.flatMap { $0.chunks.filter { $0.decoded.load() == nil } }
+        guard !chunks.isEmpty else { return }
+        DispatchQueue.global(qos: .utility).async {
+            let workers = min(chunks.count, ProcessInfo.processInfo.activeProcessorCount)
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                for index in stride(from: worker, to: chunks.count, by: workers) { _ = chunks[index].loaded }
             }
         }
-        return try results.values.map { try $0!.get() }
     }
-}
-
-/// Slots filled from several threads, one index each.
-final class ResultSlots: @unchecked Sendable {
-    // Safe: each index is written by exactly one worker of a concurrentPerform, into memory
-    // allocated up front (no array copy-on-write checks), and read only after
-    // concurrentPerform returns, which orders those writes before the reads.
-    private let buffer: UnsafeMutableBufferPointer<Result<[ColumnChunk], any Error>?>
-    init(count: Int) {
-        buffer = .allocate(capacity: count)
-        buffer.initialize(repeating: nil)
-    }
-    deinit {
-        buffer.deinitialize()
-        buffer.deallocate()
-    }
-    func set(_ index: Int, _ value: Result<[ColumnChunk], any Error>) { buffer[index] = value }
-    var values: [Result<[ColumnChunk], any Error>?] { Array(buffer) }
 }

@@ -30,6 +30,13 @@ extension PersistentStore {
         /// across checkpoints (see <doc:ObservingChanges>). `nil` (the default, as in Core
         /// Data) keeps none.
         public var persistentHistory: HistoryRetention?
+        /// Whether opening the store decodes its snapshot's chunks on a background queue
+        /// right away, so that the first full scan finds them decoded. Without it (the
+        /// default) each chunk is decoded by the first read that needs it, and only the
+        /// chunks something reads ever take their decoded size in memory; with it, memory
+        /// grows to the whole decoded snapshot within moments of the open. Reads never wait
+        /// for the prefetch: a read that reaches a chunk first decodes it itself.
+        public var prefetchesSnapshot = false
 
         /// The defaults: durable saves, strict recovery, automatic checkpoints.
         public init() {}

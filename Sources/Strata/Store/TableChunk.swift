@@ -1,44 +1,76 @@
 internal import StrataStorage
+import Synchronization
 
 /// An immutable run of rows of one entity, sorted by primary key: one ``ColumnChunk`` per
 /// column (primary key, row version, attributes, to-one foreign keys).
 ///
 /// Versions share chunks they did not change; a commit copies only the chunks (and within
 /// them only the columns) it touches.
+///
+/// A chunk loaded from a snapshot starts undecoded: it knows its row count and key range
+/// from the snapshot's footer, and decodes its columns (LZ4, then the column encodings) the
+/// first time anyone reads them (see `TableChunk+Lazy.swift`).
 final class TableChunk: Sendable {
-    let columns: [ColumnChunk]
-    /// Per-column statistics computed on first use by queries (see `ChunkSkipper`).
-    let statisticsCache = Locked<[Int: ColumnStatistics]>([:])
+    /// Rows in the chunk.
+    let count: Int
+    /// The first and last primary key (`.max` / `.min` when empty).
+    let firstKey: Int64
+    let lastKey: Int64
+    /// The decoded columns, set once: at init for a chunk built in memory, at first read for
+    /// one loaded from a snapshot.
+    let decoded = AtomicLazyReference<DecodedColumns>()
+    /// Where an undecoded chunk's columns come from; `nil` for a chunk built in memory.
+    let pending: PendingDecode?
+    /// Per-column statistics computed on first use by queries (see `ChunkSkipper`); a chunk
+    /// loaded from a snapshot starts with the footer's, so skipping it decodes nothing.
+    let statisticsCache: Locked<[Int: ColumnStatistics]>
 
-    init(columns: [ColumnChunk]) { self.columns = columns }
+    init(columns: [ColumnChunk]) {
+        let box = DecodedColumns(columns)
+        _ = decoded.storeIfNil(box)
+        pending = nil
+        statisticsCache = Locked([:])
+        count = columns[EntityLayout.primaryKeyColumn].count
+        let keys = box.primaryKeys
+        firstKey = keys.first ?? .max
+        lastKey = keys.last ?? .min
+    }
 
-    var count: Int { columns[EntityLayout.primaryKeyColumn].count }
+    /// An undecoded chunk (see `init(source:index:)`).
+    init(count: Int, firstKey: Int64, lastKey: Int64, statistics: [ColumnStatistics], pending: PendingDecode) {
+        var cache: [Int: ColumnStatistics] = [:]
+        for (column, value) in statistics.enumerated() { cache[column] = value }
+        statisticsCache = Locked(cache)
+        self.count = count
+        self.firstKey = firstKey
+        self.lastKey = lastKey
+        self.pending = pending
+    }
+
+    /// The chunk's columns, decoded now if this is the first read.
+    var columns: [ColumnChunk] { loaded.columns }
+
+    /// The decoded columns (one atomic load once decoded).
+    @inline(__always) var loaded: DecodedColumns {
+        if let box = decoded.load() { return box }
+        return decodeNow()
+    }
 
     /// The primary keys, ascending.
-    var primaryKeys: [Int64] {
-        guard case .int64(let keys) = columns[EntityLayout.primaryKeyColumn].values else { return [] }
-        return keys
-    }
+    var primaryKeys: [Int64] { loaded.primaryKeys }
 
     /// The version (LSN of the last change) of each row.
-    var versions: [Int64] {
-        guard case .int64(let v) = columns[EntityLayout.versionColumn].values else { return [] }
-        return v
-    }
+    var versions: [Int64] { loaded.versions }
 
     /// The version of the row at `row`.
     func version(at row: Int) -> UInt64 {
-        guard case .int64(let versions) = columns[EntityLayout.versionColumn].values else { return 0 }
-        return UInt64(bitPattern: versions[row])
+        UInt64(bitPattern: loaded.versions[row])
     }
-
-    var firstKey: Int64 { primaryKeys.first ?? .max }
-    var lastKey: Int64 { primaryKeys.last ?? .min }
 
     /// The row index of `key`, or `nil`.
     func row(of key: Int64) -> Int? {
-        guard case .int64(let keys) = columns[EntityLayout.primaryKeyColumn].values else { return nil }
-        return keys.withUnsafeBufferPointer { keys in
+        guard key >= firstKey, key <= lastKey else { return nil }
+        return loaded.primaryKeys.withUnsafeBufferPointer { keys in
             var low = 0, high = keys.count
             while low < high {
                 let mid = (low + high) / 2
@@ -50,6 +82,19 @@ final class TableChunk: Sendable {
 
     /// The value at `row` of the column `access` names, read in place.
     func value(at row: Int, _ access: EntityLayout.ColumnAccess) -> AttributeValue {
-        columns.withUnsafeBufferPointer { $0[access.column].value(at: row, type: access.type) }
+        loaded.columns.withUnsafeBufferPointer { $0[access.column].value(at: row, type: access.type) }
+    }
+}
+
+/// A chunk's decoded columns, with its primary keys and versions unwrapped once.
+final class DecodedColumns: Sendable {
+    let columns: [ColumnChunk]
+    let primaryKeys: [Int64]
+    let versions: [Int64]
+
+    init(_ columns: [ColumnChunk]) {
+        self.columns = columns
+        if case .int64(let keys) = columns[EntityLayout.primaryKeyColumn].values { primaryKeys = keys } else { primaryKeys = [] }
+        if case .int64(let v) = columns[EntityLayout.versionColumn].values { versions = v } else { versions = [] }
     }
 }

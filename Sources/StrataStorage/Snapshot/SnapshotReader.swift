@@ -187,30 +187,23 @@ public final class SnapshotReader: Sendable {
 
     /// Decompresses (straight from `bytes`) and decodes one stored chunk, header included.
     private func decode(_ bytes: UnsafeRawBufferPointer, _ info: SnapshotChunkInfo, _ index: Int, verified: Bool) throws -> [ColumnChunk] {
-        let compressed: Bool
-        if verified {
-            compressed = bytes[20] & SnapshotLayout.compressedFlag != 0
-        } else {
-            compressed = try checkStored(bytes, info)
-        }
-        let stored = UnsafeRawBufferPointer(rebasing: bytes[SnapshotLayout.chunkHeaderSize...])
-        func decodeColumns(_ raw: UnsafeRawBufferPointer) throws -> [ColumnChunk] {
-            do {
-                return try ColumnCodec.decode(raw, table: tables[info.table], rows: info.rowCount)
-            } catch {
-                throw StorageError(.corrupted, "Snapshot \(name) chunk #\(index) does not decode (\(error)).", file: path, offset: info.offset)
-            }
-        }
-        guard compressed else { return try decodeColumns(stored) }
-        guard let raw = LZ4.decompress(stored, originalSize: info.rawLength) else {
-            throw StorageError(.corrupted, "Snapshot \(name) chunk at byte \(info.offset) does not decompress to its declared size.", file: path, offset: info.offset)
-        }
-        return try raw.withUnsafeBytes { try decodeColumns($0) }
+        if !verified { _ = try checkStored(bytes, info) }
+        return try SnapshotChunkSource.decodeVerified(bytes, info, index, table: tables[info.table], name: name, path: path)
+    }
+
+    /// Hands over the chunk bytes that ``verifyChecksums()`` read and verified, as a source
+    /// that decodes any chunk on demand without this reader (nor its open file); the reader
+    /// forgets them (later ``readChunk(_:)`` calls read the file again).
+    ///
+    /// - Returns: `nil` when ``verifyChecksums()`` has not run or the image was released.
+    public func takeVerifiedChunks() -> SnapshotChunkSource? {
+        guard let image = verifiedImage.withLock({ image in defer { image = nil }; return image }) else { return nil }
+        return SnapshotChunkSource(name: name, path: path, tables: tables, chunks: chunks, image: image)
     }
 }
 
 /// The chunk region of a snapshot, read and verified by `SnapshotReader.verifyChecksums()`.
-private struct VerifiedImage: Sendable {
+struct VerifiedImage: Sendable {
     /// File offset of `bytes[0]`.
     let start: Int64
     let bytes: [UInt8]
