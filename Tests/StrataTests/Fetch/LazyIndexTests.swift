@@ -88,7 +88,10 @@ import Testing
         let built = newest.indexes[0].index(for: newest)
         let pinned = old.tables[0].indexes[0].index(for: old.tables[0])
         #expect(built.count == 2_500 && pinned.count == 2_000)
-        #expect(built.primaryKeys(matching: [.int(9)]) == (0..<2_500).filter { $0 % 50 == 9 }.map { Int64($0 + 1) })
-        #expect(pinned.primaryKeys(matching: [.int(9)]) == (0..<2_000).filter { $0 % 50 == 9 }.map { Int64($0 + 1) })
+        let nines: [Int64] = (0..<2_500).filter { $0 % 50 == 9 }.map { Int64($0 + 1) }
+        let newer: [Int64] = built.primaryKeys(matching: [.int(9)])
+        let older: [Int64] = pinned.primaryKeys(matching: [.int(9)])
+        #expect(newer == nines)
+        #expect(older == nines.filter { $0 <= 2_000 })
     }
 }
