@@ -356,7 +356,8 @@ case "indexed-sorted-fetch":
     try addIndexes(directory, indexedSchema)
     let store = try PersistentStore.open(at: directory, schema: indexedSchema, options: options)
     let request = FetchRequest(entityName: "TodoItem", sortKeys: [SortKey("createdAt")])
-    precondition(try store.fetchStrategy(request).orderIndex == ["createdAt"], "the sorted fetch does not walk the index")
+    let walked = try store.fetchStrategy(request).orderIndex
+    precondition(walked == ["createdAt"], "the sorted fetch does not walk the index")
     let characters = try timed { try profiledSortedFetch(ObjectContext(store: store)) }
     precondition(characters > 0)
     try store.close()
