@@ -11,7 +11,9 @@
 // and the request workloads: batch-insert N, batch-update N, batch-delete N (even keys),
 // predicate-count N / predicate-ids N (`age BETWEEN {100, 200}` over N people), sorted-fetch N
 // (all N items by createdAt as faults, reading `name`), and the typed API's typed-insert N and
-// typed-sorted-fetch N (the same work through `@Model` objects); observe N and history N print
+// typed-sorted-fetch N (the same work through `@Model` objects); indexed-open N (the to-do
+// store with indexes on createdAt and name), indexed-age-ids N (the first fetch after open,
+// which builds the index, then a second) and indexed-sorted-fetch N; observe N and history N print
 // figures of their own (fetched-results controller latency; persistent history's costs). Their stores are built, checkpointed
 // and reopened before the profiled call, so setup shows up outside `profiled…`.
 import Foundation
@@ -22,7 +24,8 @@ import StrataStorage
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
     FileHandle.standardError.write(Data(("usage: strata-profile insert|saves|snapshot-load|append|open|batch-insert|"
-        + "batch-update|batch-delete|predicate-count|predicate-ids|sorted-fetch|typed-insert|typed-sorted-fetch|observe|history COUNT\n").utf8))
+        + "batch-update|batch-delete|predicate-count|predicate-ids|sorted-fetch|typed-insert|typed-sorted-fetch|"
+        + "indexed-open|indexed-age-ids|indexed-sorted-fetch|observe|history COUNT\n").utf8))
     exit(2)
 }
 let root = FileManager.default.temporaryDirectory
@@ -206,6 +209,35 @@ func reopenedPersonStore(_ directory: String) throws -> PersistentStore {
     }
 }
 
+/// The to-do schema with strata-bench's two indexes (`indexed-open-vs-open`), and the
+/// people schema with `age` indexed (`indexed-age-ids`).
+let indexedSchema: Schema = {
+    var indexed = schema
+    indexed.entities[0].indexes = [["createdAt"], ["name"]]
+    return try! indexed.validated()
+}()
+let indexedPersonSchema: Schema = {
+    var indexed = personSchema
+    indexed.entities[0].indexes = [["age"]]
+    return try! indexed.validated()
+}()
+
+/// Reopens the closed store at `directory` with `indexed` (a migration that adds the
+/// indexes), checkpoints and closes it: the indexed store the indexed cases open.
+func addIndexes(_ directory: String, _ indexed: Schema) throws {
+    let store = try PersistentStore.open(at: directory, schema: indexed, options: options)
+    try store.checkpoint()
+    try store.close()
+}
+
+/// An open of the to-do store with two indexes, and a count.
+@inline(never) func profiledIndexedOpen(_ directory: String) throws -> PersistentStore {
+    let store = try PersistentStore.open(at: directory, schema: indexedSchema, options: options)
+    precondition(store.rowCounts["TodoItem"] == count)
+    return store
+}
+
+
 /// strata-bench's typed-insert: every row as a `@Model` item through one new context, then save.
 @inline(never) func profiledTypedInsert(_ store: PersistentStore) throws {
     let context = ObjectContext(store: store)
@@ -319,6 +351,30 @@ case "predicate-count", "predicate-ids":
     try store.close()
 case "sorted-fetch":
     let store = try reopenedTodoStore(directory)
+    let characters = try timed { try profiledSortedFetch(store) }
+    precondition(characters > 0)
+    try store.close()
+case "indexed-open":
+    try buildTodoStore(directory)
+    try addIndexes(directory, indexedSchema)
+    try timed { try profiledIndexedOpen(directory) }.close()
+case "indexed-age-ids":
+    // The first fetch after open builds the index; the second reads it.
+    try reopenedPersonStore(directory).close()
+    try addIndexes(directory, indexedPersonSchema)
+    let store = try PersistentStore.open(at: directory, schema: indexedPersonSchema, options: options)
+    let context = ObjectContext(store: store)
+    let first = try timed { try profiledPredicate(context, ids: true) }
+    let second = try timed { try profiledPredicate(context, ids: true) }
+    precondition(first == second && first > 0)
+    try store.close()
+case "indexed-sorted-fetch":
+    try buildTodoStore(directory)
+    try addIndexes(directory, indexedSchema)
+    let store = try PersistentStore.open(at: directory, schema: indexedSchema, options: options)
+    let request = FetchRequest(entityName: "TodoItem", sortKeys: [SortKey("createdAt")])
+    let walked = try store.fetchStrategy(request).orderIndex
+    precondition(walked == ["createdAt"], "the sorted fetch does not walk the index")
     let characters = try timed { try profiledSortedFetch(store) }
     precondition(characters > 0)
     try store.close()

@@ -11,7 +11,7 @@ extension PersistentStore {
     ///
     /// - Throws: what ``fetchRows(_:)`` throws, before any row is read.
     /// - Complexity: that of the fetch's row lookup (the matches are counted to choose the
-    ///   order).
+    ///   order), including the build of an index this is the first use of.
     public func fetchStrategy(_ request: FetchRequest) throws(StrataError) -> FetchStrategy {
         let plan = try FetchPlan(request, store: self)
         let version = currentVersion

@@ -1,4 +1,3 @@
-import Dispatch
 internal import StrataStorage
 
 /// All rows of one entity in one store version: chunks sorted by primary key, plus the
@@ -12,46 +11,41 @@ struct EntityTable: Sendable {
     /// First key of each chunk, for binary search (kept in step with `chunks`).
     var chunkFirstKeys: [Int64]
     var rowCount: Int
-    /// The layout's indexes, in its order. Edits leave them stale (describing the chunks
-    /// before the edit); ``StoreVersion`` brings them up to date before anyone reads them.
-    var indexes: [TableIndex] = []
+    /// The layout's indexes, in its order, each built on first use. Edits leave them stale
+    /// (describing the chunks before the edit); ``StoreVersion`` makes them follow the rows
+    /// before anyone reads them.
+    var indexes: [LazyTableIndex] = []
 
     init(layout: EntityLayout, chunks: [TableChunk] = []) {
         self.layout = layout
         self.chunks = chunks.filter { $0.count > 0 }
         chunkFirstKeys = self.chunks.map(\.firstKey)
         rowCount = self.chunks.reduce(0) { $0 + $1.count }
-        indexes = Self.buildIndexes(of: self)
+        indexes = layout.indexes.map { LazyTableIndex(properties: $0, basis: self.chunks) }
     }
 
-    /// The layout's indexes over `table`'s rows; several over many rows are built on
-    /// separate threads (each index sorts its entries on its own).
-    private static func buildIndexes(of table: EntityTable) -> [TableIndex] {
-        let wanted = table.layout.indexes
-        guard wanted.count > 1, table.rowCount >= 50_000 else {
-            return wanted.map { TableIndex(properties: $0, table: table) }
-        }
-        let built = Locked<[Int: TableIndex]>([:])
-        DispatchQueue.concurrentPerform(iterations: wanted.count) { i in
-            let index = TableIndex(properties: wanted[i], table: table)
-            built.withLock { $0[i] = index }
-        }
-        return built.withLock { done in wanted.indices.map { done[$0]! } }
-    }
-
-    /// The tables' indexes brought up to date with their chunks.
+    /// The table's indexes made to describe its chunks: built ones brought up to date,
+    /// pending ones replaced by pending ones over the new chunks.
     mutating func refreshIndexes() {
-        for i in indexes.indices where !indexes[i].describes(chunks) { indexes[i] = indexes[i].refreshed(for: self) }
+        for i in indexes.indices where !indexes[i].describes(chunks) { indexes[i] = indexes[i].following(self) }
     }
 
-    /// A fresh index whose first property is `property`, preferring a single-property one.
-    func index(leadingWith property: Int) -> TableIndex? {
-        var found: TableIndex?
-        for index in indexes where index.properties[0] == property && index.describes(chunks) {
-            if index.properties.count == 1 { return index }
-            if found == nil { found = index }
+    /// The position in ``indexes`` of the index whose first property is `property`,
+    /// preferring a single-property one.
+    func indexPosition(leadingWith property: Int) -> Int? {
+        var found: Int?
+        for (position, index) in indexes.enumerated() where index.properties[0] == property {
+            if index.properties.count == 1 { return position }
+            if found == nil { found = position }
         }
         return found
+    }
+
+    /// An index whose first property is `property`, preferring a single-property one, built
+    /// now if this is its first use.
+    /// - Complexity: O(1) once built; O(n log n) in the rows the first time.
+    func index(leadingWith property: Int) -> TableIndex? {
+        indexPosition(leadingWith: property).map { indexes[$0].index(for: self) }
     }
 
     /// Where the row with `key` is: chunk index and row index.

@@ -1,11 +1,5 @@
 import Foundation
 
-/// A run of index entries in index order, shared by every version that did not change it.
-final class IndexLeaf: Sendable {
-    let entries: [IndexEntry]
-    init(_ entries: [IndexEntry]) { self.entries = entries }
-}
-
 /// One index over one entity's rows in one store version: every row's entry, in index
 /// order (values, then primary key), in leaves of up to twice ``leafSize`` entries.
 ///
@@ -30,6 +24,20 @@ struct TableIndex: Sendable {
     /// - Complexity: O(n log n) in the rows.
     init(properties: [Int], table: borrowing EntityTable) {
         self.properties = properties
+        leaves = []
+        lastEntries = []
+        count = 0
+        basis = table.chunks
+        if properties.count == 1, let built = Self.numberLeaves(of: table.layout.columnAccess[properties[0]], in: table.chunks) {
+            // Rows without a value sort first, then the values' own leaves.
+            replaceLeaves(0..<0, with: built.nils)
+            for leaf in built.leaves {
+                leaves.append(leaf)
+                lastEntries.append(leaf.entry(at: leaf.count - 1))
+                count += leaf.count
+            }
+            return
+        }
         var entries: [IndexEntry] = []
         entries.reserveCapacity(table.rowCount)
         let access = properties.map { table.layout.columnAccess[$0] }
@@ -42,10 +50,6 @@ struct TableIndex: Sendable {
         } else {
             entries.sort(by: IndexEntry.precedes)
         }
-        leaves = []
-        lastEntries = []
-        count = 0
-        basis = table.chunks
         replaceLeaves(0..<0, with: entries)
     }
 
@@ -100,18 +104,10 @@ struct TableIndex: Sendable {
 
     /// Replaces `range` of the leaves by leaves holding `entries` (in index order).
     private mutating func replaceLeaves(_ range: Range<Int>, with entries: [IndexEntry]) {
-        var made: [IndexLeaf] = []
-        var start = 0
-        while start < entries.count {
-            let remaining = entries.count - start
-            // Two leaves' worth or less goes in one leaf; more is cut into leafSize pieces.
-            let take = remaining <= 2 * Self.leafSize ? remaining : Self.leafSize
-            made.append(IndexLeaf(Array(entries[start..<start + take])))
-            start += take
-        }
-        count += entries.count - leaves[range].reduce(0) { $0 + $1.entries.count }
+        let made = Self.leafRanges(count: entries.count).map { IndexLeaf(entries[$0]) }
+        count += entries.count - leaves[range].reduce(0) { $0 + $1.count }
         leaves.replaceSubrange(range, with: made)
-        lastEntries.replaceSubrange(range, with: made.map { $0.entries[$0.entries.count - 1] })
+        lastEntries.replaceSubrange(range, with: made.map { $0.entry(at: $0.count - 1) })
     }
 
     /// The first leaf whose last entry is not before `entry` (where it would go), or the

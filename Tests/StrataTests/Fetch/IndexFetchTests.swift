@@ -66,9 +66,16 @@ import Testing
         try Self.withStore { store, _ in
             let point = try store.fetchStrategy(FetchRequest(entityName: "Item", predicate: ObjectPredicate(format: "rank IN {1, 3}")))
             #expect(point.lookupIndex == ["rank"])
-            #expect(point.description == "rows: index (rank), rank in {1, 3}\norder: sort (or primary key)")
+            // Ranks 1 and 3: 7 items each (items 36 and 18 have nil); all 40 rows in one chunk.
+            #expect(point.description == "rows: index (rank), rank in {1, 3}\norder: sort (or primary key)\nestimate: 14 candidates from the index, 40 rows to scan")
+            // The rank index has fewer candidates (14 ranks above 2) than the label one (20 b's);
+            // the scan would check all 40 rows with the row evaluator, so the 14 checks win.
             let compound = try store.fetchStrategy(FetchRequest(entityName: "Item", predicate: ObjectPredicate(format: "label == 'b' AND rank > 2")))
-            #expect(compound.lookupIndex == ["label", "rank"])
+            #expect(compound.lookupIndex == ["rank"])
+            #expect(compound.estimatedCandidates == 14)
+            // Alone, the label pins the compound index's first property.
+            let label = try store.fetchStrategy(FetchRequest(entityName: "Item", predicate: ObjectPredicate(format: "label == 'b'")))
+            #expect(label.lookupIndex == ["label", "rank"] || label.rejectedIndex == ["label", "rank"])
             let scan = try store.fetchStrategy(FetchRequest(entityName: "Item", predicate: ObjectPredicate(format: "label ==[c] 'B'")))
             #expect(scan.lookupIndex == nil)
             let ranks = try store.fetchRows(FetchRequest(entityName: "Item", predicate: ObjectPredicate(format: "rank IN {1, 3} AND label == 'a'"))).rows

@@ -61,8 +61,11 @@ import Testing
     static func checkIndexes(_ store: PersistentStore, _ label: String) {
         let version = store.currentVersion
         for table in version.tables {
-            for index in table.indexes {
-                #expect(index.describes(table.chunks), "\(label): index \(index.properties) of \(table.layout.entity.name) is stale")
+            for lazy in table.indexes {
+                #expect(lazy.describes(table.chunks), "\(label): index \(lazy.properties) of \(table.layout.entity.name) is stale")
+                // A pending index has nothing to check until a reader builds it.
+                guard lazy.isBuilt else { continue }
+                let index = lazy.index(for: table)
                 let rebuilt = TableIndex(properties: index.properties, table: table)
                 let got = index.leaves.flatMap(\.entries), expected = rebuilt.leaves.flatMap(\.entries)
                 #expect(got.count == expected.count && zip(got, expected).allSatisfy { IndexEntry.same($0, $1) },
@@ -83,13 +86,17 @@ import Testing
                     "age == \(Int.random(in: -5...300, using: &rng))", "age BETWEEN {\(Int.random(in: 0...100, using: &rng)), \(Int.random(in: 100...300, using: &rng))}",
                     "name IN {'ann', 'Bob', 'zed'}", "score >= \(Int.random(in: -20...300, using: &rng)) AND #size == 1",
                     "nickname == 'Al' AND age > 10", "active == YES", "age IN {3, 50, 120, 7} OR name == 'cy'",
+                    "name BEGINSWITH '\(FetchRandom.pick(["a", "B", "an", "Bo", "z", "é", "Ev", "e"], &rng))'",
                 ]
                 request.predicate = FetchRandom.chance(0.15, &rng)
                     ? try ObjectPredicate(format: "born < %@", FetchFixtures.day(Double(Int.random(in: -50...150, using: &rng))))
                     : try ObjectPredicate(format: FetchRandom.pick(formats, &rng))
                 if !request.predicate!.predicateFormat.contains(" OR ") {
-                    // These are the lookups the planner serves from an index, on the indexed store only.
-                    #expect(try pair.stores[1].fetchStrategy(request).lookupIndex != nil, "\(request.predicate!.predicateFormat)")
+                    // An index can serve these on the indexed store; the planner uses it when its
+                    // estimate beats the scan's (a point lookup of one age always does).
+                    let strategy = try pair.stores[1].fetchStrategy(request)
+                    #expect(strategy.lookupIndex != nil || strategy.rejectedIndex != nil, "\(request.predicate!.predicateFormat)")
+                    if request.predicate!.predicateFormat.hasPrefix("age == ") { #expect(strategy.lookupIndex == ["age"]) }
                     #expect(try pair.stores[0].fetchStrategy(request).lookupIndex == nil)
                 }
                 if FetchRandom.chance(0.5, &rng) { request.sortKeys = [SortKey(FetchRandom.pick(["age", "score", "born", "name"], &rng), ascending: Bool.random(using: &rng))] }

@@ -43,6 +43,7 @@ enum Registry {
         MigrateAddColumn.overPlainOpen,
         MigrateWiden.reopenOverPlainOpen,
         IndexedWorkloads.openOverPlainOpen,
+        IndexedWorkloads.firstFetchAfterOpen,
     ]
 
     /// The workload named `name`, if any.

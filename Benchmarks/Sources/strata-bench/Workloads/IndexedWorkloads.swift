@@ -39,6 +39,11 @@ enum IndexedWorkloads {
         summary: "open + count of the N-item store with two indexes (createdAt, name) ÷ without",
         unit: .ratio, target: .atMost(1.5), limit: nil, measure: measureOpenOverPlainOpen)
 
+    static let firstFetchAfterOpen = StorageBenchmark(
+        name: "indexed-open-first-fetch",
+        summary: "open + the first age BETWEEN {100, 200} IDs fetch, age indexed (that fetch builds the index) ÷ the same without the index",
+        unit: .ratio, target: .atMost(1.5), limit: nil, measure: measureFirstFetchAfterOpen)
+
     /// Opens the copied store with `schema` (migrating it to the indexes), closes it, and
     /// returns its directory; not timed.
     static func indexedCopy(_ directory: URL, schema: Schema) throws -> String {
@@ -114,6 +119,30 @@ enum IndexedWorkloads {
         precondition(ids == run.dataset.idsOfPeopleAgedHundredToTwoHundred, "SQLite fetched other people")
         try queue.close()
         return seconds
+    }
+
+    /// Open + the first `age BETWEEN {100, 200}` fetch of a copy of the person store with
+    /// `age` indexed (the fetch builds the index), ÷ the same on a copy without the index
+    /// (the fetch scans). The figure a user sees when a store opens and its first query runs.
+    static func measureFirstFetchAfterOpen(_ run: RunContext) async throws -> Double {
+        let request = FetchRequest(entityName: "Person", predicate: try ObjectPredicate(format: "age BETWEEN {100, 200}"))
+        func openAndFetch(_ directory: String, _ schema: Schema) throws -> Double {
+            let ((store, ids), seconds) = try Stopwatch.time {
+                let store = try PersistentStore.open(at: directory, schema: schema, options: StrataFixtures.options)
+                let context = ObjectContext(store: store)
+                return (store, try context.performAndWait { try context.fetchObjectIDs(request) })
+            }
+            precondition(ids.map(\.primaryKey) == run.dataset.idsOfPeopleAgedHundredToTwoHundred, "Strata fetched other people")
+            try store.close()
+            return seconds
+        }
+        let plain = try await StrataFixtures.personStore(for: run)
+        let copy = try await run.fixtures.copy("strata-person", to: run.directory.appendingPathComponent("strata-person-indexed")) { _ in
+            preconditionFailure("the person store is built by the plain copy above")
+        }
+        let indexed = try indexedCopy(copy, schema: personIndexedSchema)
+        let plainSeconds = try openAndFetch(plain.path, StrataFixtures.personSchema)
+        return try openAndFetch(indexed, personIndexedSchema) / plainSeconds
     }
 
     /// A plain open of one copy of the to-do store, then an open of an indexed copy: the ratio.
