@@ -12,14 +12,15 @@ extension PersistentStore {
         var found: [UniquenessConflict] = []
         for constraint in layout.uniquenessConstraints {
             let index = table.indexes[constraint.index]
-            var seen: Set<[Int64]> = []
+            // Values already probed: many changed rows with one value cost one probe.
+            var seen: Set<[AttributeValue]> = []
             for key in keys {
                 guard let location = table.locate(key) else { continue }
                 let values = constraint.properties.map { table.value($0, at: location) }
                 // A row with nil in a constrained property is exempt, as in SQL.
-                if values.contains(where: \.isNull) { continue }
+                if values.contains(where: \.isNull) || !seen.insert(values).inserted { continue }
                 let sharing = index.primaryKeys(equalTo: values)
-                guard sharing.count > 1, seen.insert(sharing).inserted else { continue }
+                guard sharing.count > 1 else { continue }
                 found.append(UniquenessConflict(entityName: layout.entity.name,
                                                 properties: constraint.properties.map { layout.properties[$0].name },
                                                 values: values, objectIDs: sharing.map {

@@ -42,10 +42,14 @@ extension StrataError.Code {
 }
 
 extension UniquenessConflict {
-    /// `Person [email] = ["a@example.com"]: Person 3, Person 7`.
+    /// The most IDs a message lists per conflict (``objectIDs`` has them all).
+    static let listedIDs = 10
+
+    /// `Person [email] = ["a@example.com"] is shared by Person 3, Person 7`.
     var summary: String {
         let shown = values.map { $0.jsonValue.serialized(pretty: false) }.joined(separator: ", ")
-        let ids = objectIDs.map { "\($0.entityName) \($0.primaryKey)" }.joined(separator: ", ")
+        var ids = objectIDs.prefix(Self.listedIDs).map { "\($0.entityName) \($0.primaryKey)" }.joined(separator: ", ")
+        if objectIDs.count > Self.listedIDs { ids += " and \(objectIDs.count - Self.listedIDs) more" }
         return "\(entityName) [\(properties.joined(separator: ", "))] = [\(shown)] is shared by \(ids)"
     }
 }

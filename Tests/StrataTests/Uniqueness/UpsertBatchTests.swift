@@ -54,6 +54,27 @@ import Testing
         }
     }
 
+    @Test func aBatchUpdateThatMakesRowsShareAValueIsRefused() throws {
+        let fixture = try StoreFixture(UniquenessFixtures.people)
+        defer { fixture.remove() }
+        try UniquenessFixtures.save(fixture, (0..<50).map { ("p\($0)@x", "P", Int64($0)) })
+        let before = UniquenessFixtures.rows(fixture.store)
+        var request = BatchUpdateRequest(entityName: "Person")
+        request.propertiesToUpdate = ["email": .constant("same@x")]
+        do {
+            _ = try fixture.store.execute(request)
+            Issue.record("the batch update was accepted")
+        } catch let error as StrataError {
+            #expect(error.code == .constraintConflict)
+            #expect(error.message.contains("and 40 more"), "the message lists ten IDs of fifty: \(error.message)")
+            #expect((error.cause as? UniquenessConflicts)?.conflicts.first?.objectIDs.count == 50)
+        }
+        #expect(UniquenessFixtures.rows(fixture.store) == before)
+        request.propertiesToUpdate = ["name": .constant("Q")]
+        _ = try fixture.store.execute(request)
+        #expect(UniquenessFixtures.rows(fixture.store).values.allSatisfy { $0.name == "Q" }, "other attributes update freely")
+    }
+
     @Test func upsertNeedsAConstraint() throws {
         let fixture = try StoreFixture(UniquenessFixtures.unconstrained)
         defer { fixture.remove() }

@@ -76,6 +76,21 @@ extension PersistentStore {
     }
 }
 
+extension PersistentStore {
+    /// Throws `.constraintConflict` when a batch update of `keys` with `assignments`, applied
+    /// in `version`, left two rows sharing a constrained value. Free when no assignment sets
+    /// a constrained property.
+    func refuseUniquenessConflicts(updating keys: KeyRanges, of layout: EntityLayout, assignments: [ResolvedAssignment],
+                                   in version: StoreVersion) throws {
+        let constrained = Set(layout.uniquenessConstraints.flatMap(\.properties))
+        guard assignments.contains(where: { constrained.contains($0.property) }) else { return }
+        let broken = version.withTable(layout.index) { Self.uniquenessConflicts(in: $0, keys: keys.keys, storeID: storeID) }
+        guard !broken.isEmpty else { return }
+        throw UniquenessConflicts(conflicts: broken, totalCount: broken.count)
+            .error("The batch update would break a uniqueness constraint", advice: "Nothing was written. Narrow the predicate, or set the constrained attribute row by row.")
+    }
+}
+
 /// Where an upserted row goes: a stored row (by key) or an insert of the request (by position).
 private enum Target {
     case stored(Int64)
