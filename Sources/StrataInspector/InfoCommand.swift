@@ -38,12 +38,13 @@ struct InfoCommand: ParsableCommand {
             TableWriter(header: ["ENTITY", "ROWS", "ATTRIBUTES", "RELATIONSHIPS"], rows: inspector.store.schema.entities.map {
                 [$0.name, String(counts[$0.name] ?? 0), String($0.attributes.count), String($0.relationships.count)]
             }).write(to: out)
-            let indexed = inspector.store.schema.entities.filter { !$0.indexes.isEmpty }
+            let indexed = inspector.store.schema.entities.filter { !$0.indexes.isEmpty || !$0.uniquenessConstraints.isEmpty }
             if !indexed.isEmpty {
                 out.line("")
                 out.line("Indexes:")
-                TableWriter(header: ["ENTITY", "INDEX"], rows: indexed.flatMap { entity in
-                    entity.indexes.map { [entity.name, "(" + $0.joined(separator: ", ") + ")"] }
+                TableWriter(header: ["ENTITY", "INDEX", "UNIQUE"], rows: indexed.flatMap { entity in
+                    entity.indexes.map { [entity.name, "(" + $0.joined(separator: ", ") + ")", "no"] }
+                        + entity.uniquenessConstraints.map { [entity.name, "(" + $0.joined(separator: ", ") + ")", "yes"] }
                 }).write(to: out)
             }
             out.line("")

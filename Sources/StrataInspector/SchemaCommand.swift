@@ -40,6 +40,7 @@ struct SchemaCommand: ParsableCommand {
                     }
                     for row in rows { out.line(TableWriter.pad(row, widths: Self.widths(rows))) }
                     for index in entity.indexes { out.line("  index (\(index.joined(separator: ", ")))") }
+                    for constraint in entity.uniquenessConstraints { out.line("  unique (\(constraint.joined(separator: ", ")))") }
                 }
             }
             try out.flush()

@@ -6,6 +6,6 @@ import SwiftSyntaxMacros
 struct StrataMacrosPlugin: CompilerPlugin {
     let providingMacros: [any Macro.Type] = [
         ModelMacro.self, PersistedPropertyMacro.self, AttributeMacro.self, RelationshipMacro.self, TransientMacro.self,
-        ModelActorMacro.self, IndexMacro.self,
+        ModelActorMacro.self, IndexMacro.self, UniqueMacro.self,
     ]
 }

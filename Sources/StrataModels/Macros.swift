@@ -41,7 +41,8 @@ public macro Model() = #externalMacro(module: "StrataMacros", type: "ModelMacro"
 /// `@Attribute(originalName: "name") var title: String` (a lightweight migration then keeps
 /// the values; see the "Migrating a store" article).
 ///
-/// Uniqueness (`.unique`) joins the options with the issue that adds it to the schema.
+/// `@Attribute(.unique) var email: String` makes the attribute unique: the entity gets a
+/// uniqueness constraint on it alone (SwiftData's `.unique`; see `#Unique` for compound ones).
 @attached(peer)
 public macro Attribute(_ options: Strata.Attribute.Option..., originalName: String? = nil) = #externalMacro(module: "StrataMacros", type: "AttributeMacro")
 
@@ -74,6 +75,27 @@ public macro Relationship(deleteRule: Strata.DeleteRule = .nullify, originalName
 /// It generates `static var _$indexKeyPaths`, which `Schema(models)` reads.
 @freestanding(declaration, names: named(_$indexKeyPaths))
 public macro Index<Model: PersistentModel>(_ indexes: [PartialKeyPath<Model>]...) = #externalMacro(module: "StrataMacros", type: "IndexMacro")
+
+/// Declares the uniqueness constraints of a `@Model` class (SwiftData's `#Unique`): one
+/// array of key paths per constraint; no two objects may share the values of all of its
+/// properties. Write it once, in the model's body. A save that would break one throws
+/// `.constraintConflict` unless the context's merge policy resolves it (`.objectTrump`
+/// upserts). A single property can say `@Attribute(.unique)` instead.
+///
+/// For example:
+/// ```swift
+/// @Model final class Person {
+///     #Unique<Person>([\.email], [\.firstName, \.lastName])
+///     var email: String
+///     var firstName: String
+///     var lastName: String
+///     init(email: String, firstName: String, lastName: String) { … }
+/// }
+/// ```
+///
+/// It generates `static var _$uniqueKeyPaths`, which `Schema(models)` reads.
+@freestanding(declaration, names: named(_$uniqueKeyPaths))
+public macro Unique<Model: PersistentModel>(_ constraints: [PartialKeyPath<Model>]...) = #externalMacro(module: "StrataMacros", type: "UniqueMacro")
 
 /// Leaves a stored property out of the model: it is not persisted, and not observed. It
 /// needs a default value.

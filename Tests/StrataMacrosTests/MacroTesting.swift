@@ -15,6 +15,7 @@ let strataMacros: [String: MacroSpec] = [
     "Transient": MacroSpec(type: TransientMacro.self),
     "ModelActor": MacroSpec(type: ModelActorMacro.self, conformances: ["ModelActor"]),
     "Index": MacroSpec(type: IndexMacro.self),
+    "Unique": MacroSpec(type: UniqueMacro.self),
 ]
 
 /// `assertMacroExpansion` reporting to Swift Testing.

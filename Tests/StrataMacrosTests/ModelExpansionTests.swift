@@ -170,6 +170,7 @@ import Testing
         (#"@Attribute(originalName: "name") var title: String"#, "Strata.modelValueKind((String).self)", #"Strata.ModelProperty("p", _$kind_p, originalName: "name")"#),
         (#"@Attribute(.length(1...9), originalName: "old") var code: String = "a""#, "Strata.modelValueKind((String).self)", #"Strata.ModelProperty("p", _$kind_p, default: "a", options: [.length(1 ... 9)], originalName: "old")"#),
         ("@Attribute(originalName: nil) var plain: Int", "Strata.modelValueKind((Int).self)", #"Strata.ModelProperty("p", _$kind_p)"#),
+        ("@Attribute(.unique) var email: String", "Strata.modelValueKind((String).self)", #"Strata.ModelProperty("p", _$kind_p, options: [.unique])"#),
         ("var inferred = true", "Strata.modelValueKind((Bool).self)", #"Strata.ModelProperty("p", _$kind_p, default: true)"#),
         (#"var inferredText = "x""#, "Strata.modelValueKind((String).self)", #"Strata.ModelProperty("p", _$kind_p, default: "x")"#),
     ])

@@ -26,8 +26,10 @@ public final class ManagedObject: CustomStringConvertible {
         case inserted, persisted, deleted, invalid
     }
 
-    /// The object's permanent identity.
-    public let objectID: ObjectID
+    /// The object's permanent identity. It changes once at most: when a save merges an
+    /// inserted object into a stored row with the same unique values (see
+    /// ``MergePolicy/objectTrump``), the object takes over that row's ID.
+    @exclusivity(unchecked) public internal(set) var objectID: ObjectID
     let layoutIndex: Int
     /// The entity number of its key in the context's registry and changed objects (the
     /// primary key is the ID's; storing only this keeps every object 8 bytes smaller).

@@ -7,6 +7,13 @@ extension ObjectContext {
     /// resolved by ``mergePolicy``, then the transaction is committed. Nothing is written
     /// when any step fails.
     ///
+    /// A save that would leave two rows of an entity sharing the values of one of its
+    /// ``Entity/uniquenessConstraints`` throws `.constraintConflict`, unless the merge policy
+    /// resolves it: under `.objectTrump` an inserted object whose constrained values a stored
+    /// row already has updates that row instead (an upsert) and takes over its ``ObjectID``;
+    /// under `.storeTrump` it takes over the row and the stored values are kept. See
+    /// ``MergePolicy``.
+    ///
     /// What the outcome promises (under the default `Durability.always`):
     /// - **It returned:** the transaction is on stable storage and in every reopened store,
     ///   even when the store fails right after (a failed segment rotation, another save's
@@ -18,7 +25,8 @@ extension ObjectContext {
     ///
     /// - Throws: first of all, the error of a typed-model insert or property change made
     ///   since the last save that could not be carried out (those calls cannot throw; see
-    ///   "Typed models"); `StrataError` `.validation`, `.deleteDenied`, `.conflict`;
+    ///   "Typed models"); `StrataError` `.validation`, `.deleteDenied`, `.conflict`,
+    ///   `.constraintConflict` (see ``UniquenessConflicts``);
     ///   `StorageError` (`diskFull`, `io`) when this save's log write or sync fails; then
     ///   `StrataError` `.readOnly` for every later save, since the store stays read-only
     ///   until reopened.
@@ -46,6 +54,10 @@ extension ObjectContext {
                 // converge. (5 was too few: 4 contexts updating one row lost regularly.)
                 guard mergePolicy != .error, attempts < 100 else { throw conflictError(conflicts) }
                 try resolve(conflicts)
+            } catch let error as StrataError where error.code == .constraintConflict {
+                guard attempts < 100, let conflicts = error.cause as? UniquenessConflicts, try resolveUniqueness(conflicts) else { throw error }
+                // Merged into stored rows with nothing left to write (say, under .storeTrump).
+                if !hasChanges { return }
             }
         }
     }

@@ -81,7 +81,7 @@ extension PersistentStore {
             guard !options.isReadOnly else {
                 throw refuse(changes, "the store was opened read-only; open it writable to migrate it.")
             }
-            return [try step(&state, to: appSchema, label: "", body: .lightweight, plan: nil, lsn: lsn, refuse: refuse)]
+            return [try step(&state, to: appSchema, label: "", body: .lightweight, plan: nil, lsn: lsn, directory: directory, refuse: refuse)]
         }
         let versions = plan.versions
         func matches(_ version: MigrationPlan.Version) -> Bool {
@@ -102,7 +102,7 @@ extension PersistentStore {
                              "the store is at version \(versions[current].identifier) and was opened read-only; open it writable to migrate it to \(versions.last!.identifier).")
             }
             steps.append(try step(&state, to: versions[target].schema, label: versions[target].identifier,
-                                  body: stage?.body ?? .lightweight, plan: plan, lsn: lsn, refuse: refuse))
+                                  body: stage?.body ?? .lightweight, plan: plan, lsn: lsn, directory: directory, refuse: refuse))
             current = target
         }
         return steps
@@ -110,10 +110,11 @@ extension PersistentStore {
 
     /// One step to `target`, applied to `state`.
     private static func step(_ state: inout MigrationState, to target: Schema, label: String, body: MigrationStage.Body,
-                             plan: MigrationPlan?, lsn: UInt64,
+                             plan: MigrationPlan?, lsn: UInt64, directory: String,
                              refuse: ([SchemaChange], String) -> StrataError) throws -> MigrationRecord.Step {
         let rowCounts = Dictionary(uniqueKeysWithValues: state.layouts.map { ($0.entity.name, state.tables[$0.index].rowCount) })
-        let planner = MigrationPlanner(old: state.metadata.schema, new: target, rowCounts: rowCounts)
+        let previous = state.metadata.schema
+        let planner = MigrationPlanner(old: previous, new: target, rowCounts: rowCounts)
         let changes = planner.changes
         let schema = target.withoutOriginalNames
         try checkSupported(schema)
@@ -152,6 +153,7 @@ extension PersistentStore {
                 throw StrataError(.migrationFailed, "The custom migration stage to version \(label) left the new version broken: \(problems.joined(separator: "; ")). Set the values in the stage (context.setValue), give attributes a default, or delete the rows. The store was left as it was.")
             }
         }
+        try state.refuseDuplicates(addedSince: previous, directory: directory)
         return step
     }
 }

@@ -233,8 +233,9 @@ struct MigrationPlanner {
         return (reshaped, sources)
     }
 
-    /// The indexes of `entity` that `previous` lacked, then those it had and `entity` lacks
-    /// (compared by property names, in order). Both are lightweight and touch no row.
+    /// The indexes of `entity` that `previous` lacked, then those it had and `entity` lacks,
+    /// then the same for uniqueness constraints (compared by property names, in order).
+    /// All are lightweight and touch no row.
     static func indexChanges(_ entity: Entity, _ previous: Entity) -> [SchemaChange] {
         func describe(_ index: [String]) -> String { "[\(index.joined(separator: ", "))]" }
         let added = entity.indexes.filter { !previous.indexes.contains($0) }.map { index in
@@ -245,7 +246,15 @@ struct MigrationPlanner {
             SchemaChange(kind: .indexRemoved, entity: entity.name, property: index.first,
                          summary: "index \(describe(index)) was removed from '\(entity.name)'")
         }
-        return added + removed
+        let constraintsAdded = entity.uniquenessConstraints.filter { !previous.uniquenessConstraints.contains($0) }.map { constraint in
+            SchemaChange(kind: .uniquenessConstraintAdded, entity: entity.name, property: constraint.first,
+                         summary: "uniqueness constraint \(describe(constraint)) was added to '\(entity.name)'")
+        }
+        let constraintsRemoved = previous.uniquenessConstraints.filter { !entity.uniquenessConstraints.contains($0) }.map { constraint in
+            SchemaChange(kind: .uniquenessConstraintRemoved, entity: entity.name, property: constraint.first,
+                         summary: "uniqueness constraint \(describe(constraint)) was removed from '\(entity.name)'")
+        }
+        return added + removed + constraintsAdded + constraintsRemoved
     }
 
     /// Whether every `from` value is exactly representable (or, for integer → double, the

@@ -50,6 +50,11 @@ public struct SchemaChange: Sendable, Hashable, CustomStringConvertible {
         public static let indexAdded = Self(rawValue: "indexAdded")
         /// An index was removed (no row is rewritten).
         public static let indexRemoved = Self(rawValue: "indexRemoved")
+        /// A uniqueness constraint was added (no row is rewritten; a store whose rows
+        /// already share the constrained values is refused with `.constraintConflict`).
+        public static let uniquenessConstraintAdded = Self(rawValue: "uniquenessConstraintAdded")
+        /// A uniqueness constraint was removed (no row is rewritten).
+        public static let uniquenessConstraintRemoved = Self(rawValue: "uniquenessConstraintRemoved")
     }
 
     /// What kind of change it is.

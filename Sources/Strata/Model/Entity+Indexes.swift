@@ -8,11 +8,22 @@ extension Entity {
     /// or to-one relationship of the entity, a name listed twice in one index, or the same
     /// index declared twice.
     func indexProblems() -> [SchemaProblem] {
+        propertyListProblems(indexes, noun: "index")
+    }
+
+    /// The same problems for the uniqueness constraints (a constraint is checked through an
+    /// index, so it may list what an index may).
+    func uniquenessConstraintProblems() -> [SchemaProblem] {
+        propertyListProblems(uniquenessConstraints, noun: "uniqueness constraint")
+    }
+
+    /// Problems with lists of indexable property names (`noun` names what a list is).
+    private func propertyListProblems(_ lists: [[String]], noun: String) -> [SchemaProblem] {
         var problems: [SchemaProblem] = []
         var seen: Set<[String]> = []
         let indexable = Set(indexableNames)
-        for (position, index) in indexes.enumerated() {
-            let place = "index #\(position + 1) of entity '\(name)'"
+        for (position, index) in lists.enumerated() {
+            let place = "\(noun) #\(position + 1) of entity '\(name)'"
             if index.isEmpty {
                 problems.append(SchemaProblem(entity: name, message: "\(place) lists no properties; name at least one attribute or to-one relationship, or remove it"))
                 continue
@@ -30,7 +41,7 @@ extension Entity {
                 }
             }
             if !seen.insert(index).inserted {
-                problems.append(SchemaProblem(entity: name, message: "\(place) repeats the index [\(index.joined(separator: ", "))]; declare each index once"))
+                problems.append(SchemaProblem(entity: name, message: "\(place) repeats the \(noun) [\(index.joined(separator: ", "))]; declare each \(noun) once"))
             }
         }
         return problems

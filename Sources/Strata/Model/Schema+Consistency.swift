@@ -61,6 +61,7 @@ extension Schema {
                 problems += relationshipProblems(relationship, in: entity)
             }
             problems += entity.indexProblems()
+            problems += entity.uniquenessConstraintProblems()
         }
         return problems
     }

@@ -23,7 +23,7 @@ extension Schema {
 
 extension Entity {
     /// The keys of an entity object.
-    static let jsonKeys = ["name", "attributes", "relationships", "indexes", "originalName"]
+    static let jsonKeys = ["name", "attributes", "relationships", "indexes", "uniquenessConstraints", "originalName"]
 
     /// Reads the entity at `index` of the `entities` array.
     init(json: JSONValue, index: Int) throws(StrataError) {
@@ -38,22 +38,33 @@ extension Entity {
         for (position, item) in try reader.array("relationships").enumerated() {
             relationships.append(try Relationship(json: item, entity: name, index: position))
         }
-        var indexes: [[String]] = []
-        for (position, item) in try reader.array("indexes").enumerated() {
+        let indexes = try Self.propertyLists("indexes", noun: "index", in: reader)
+        let constraints = try Self.propertyLists("uniquenessConstraints", noun: "uniqueness constraint", in: reader)
+        self.init(name: name, attributes: attributes, relationships: relationships, indexes: indexes,
+                  uniquenessConstraints: constraints)
+        if reader.optional("originalName") != nil { originalName = try reader.requiredString("originalName") }
+    }
+}
+
+extension Entity {
+    /// The member `key`: an array of arrays of property names (`indexes`,
+    /// `uniquenessConstraints`); `noun` names one list in messages.
+    static func propertyLists(_ key: String, noun: String, in reader: JSONObjectReader) throws(StrataError) -> [[String]] {
+        var lists: [[String]] = []
+        for (position, item) in try reader.array(key).enumerated() {
             guard case .array(let members) = item else {
-                throw reader.fail("has index #\(position + 1) as \(item.kindDescription); it must be an array of property names")
+                throw reader.fail("has \(noun) #\(position + 1) as \(item.kindDescription); it must be an array of property names")
             }
             var names: [String] = []
             for member in members {
                 guard case .string(let property) = member else {
-                    throw reader.fail("has index #\(position + 1) with \(member.kindDescription) in it; list property names as strings")
+                    throw reader.fail("has \(noun) #\(position + 1) with \(member.kindDescription) in it; list property names as strings")
                 }
                 names.append(property)
             }
-            indexes.append(names)
+            lists.append(names)
         }
-        self.init(name: name, attributes: attributes, relationships: relationships, indexes: indexes)
-        if reader.optional("originalName") != nil { originalName = try reader.requiredString("originalName") }
+        return lists
     }
 }
 

@@ -10,7 +10,8 @@ extension Schema {
 
 extension Entity {
     /// `{"name", "attributes", "relationships"}`, both arrays always present, then
-    /// `indexes` only when there are some (so a schema without indexes keeps its bytes).
+    /// `indexes` and `uniquenessConstraints` only when there are some (so a schema without
+    /// them keeps its bytes).
     var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("name", .string(name)),
@@ -19,6 +20,9 @@ extension Entity {
         ]
         if !indexes.isEmpty {
             members.append(("indexes", .array(indexes.map { .array($0.map { .string($0) }) })))
+        }
+        if !uniquenessConstraints.isEmpty {
+            members.append(("uniquenessConstraints", .array(uniquenessConstraints.map { .array($0.map { .string($0) }) })))
         }
         if let originalName { members.append(("originalName", .string(originalName))) }
         return .object(members)

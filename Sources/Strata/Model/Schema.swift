@@ -30,17 +30,26 @@ public struct Entity: Sendable, Hashable {
     /// them up to date at every commit and batch request, and fetches use them; see
     /// <doc:FetchingAndPredicateSyntax>. Adding or removing one is a lightweight change.
     public var indexes: [[String]]
+    /// The uniqueness constraints (Core Data's `uniquenessConstraints`): each one lists the
+    /// attributes and to-one relationships whose values, taken together, no two rows may
+    /// share (`[["email"], ["firstName", "lastName"]]`). A row with `nil` in any of them is
+    /// exempt, as in SQL. Each is backed by an index on the same properties (a declared one
+    /// when it lists them, in any order), so checking a save is a probe, not a scan. A save
+    /// that would break one throws `.constraintConflict` unless the context's
+    /// ``MergePolicy`` resolves it; see <doc:FetchingAndPredicateSyntax>.
+    public var uniquenessConstraints: [[String]]
     /// The entity's name in the previous schema version when it was renamed (Core Data's
     /// renaming identifier); see <doc:MigratingAStore>. Never stored in the store.
     public var originalName: String?
 
     /// Creates an entity.
     public init(name: String, attributes: [Attribute] = [], relationships: [Relationship] = [],
-                indexes: [[String]] = []) {
+                indexes: [[String]] = [], uniquenessConstraints: [[String]] = []) {
         self.name = name
         self.attributes = attributes
         self.relationships = relationships
         self.indexes = indexes
+        self.uniquenessConstraints = uniquenessConstraints
     }
 
     /// The attribute with this exact name, or `nil`.

@@ -81,18 +81,20 @@ extension Schema {
 
 extension Entity {
     /// Creates an entity from a list of attributes and relationships, keeping their order,
-    /// with the indexes the store keeps on it (see ``indexes``).
+    /// with the indexes the store keeps on it (see ``indexes``) and its uniqueness constraints
+    /// (see ``uniquenessConstraints``).
     ///
     /// For example:
     /// ```swift
-    /// Entity("Person", indexes: [["email"], ["lastName", "firstName"]]) {
+    /// Entity("Person", indexes: [["lastName", "firstName"]], uniquenessConstraints: [["email"]]) {
     ///     Attribute("email", .string)
     ///     Attribute("firstName", .string)
     ///     Attribute("lastName", .string)
     ///     Attribute("age", .int16, optional: true).range(0...150)
     /// }
     /// ```
-    public init(_ name: String, indexes: [[String]] = [], @EntityBuilder _ properties: () -> [EntityProperty] = { [] }) {
+    public init(_ name: String, indexes: [[String]] = [], uniquenessConstraints: [[String]] = [],
+                @EntityBuilder _ properties: () -> [EntityProperty] = { [] }) {
         var attributes: [Attribute] = []
         var relationships: [Relationship] = []
         for property in properties() {
@@ -101,7 +103,8 @@ extension Entity {
             case .relationship(let relationship): relationships.append(relationship)
             }
         }
-        self.init(name: name, attributes: attributes, relationships: relationships, indexes: indexes)
+        self.init(name: name, attributes: attributes, relationships: relationships, indexes: indexes,
+                  uniquenessConstraints: uniquenessConstraints)
     }
 }
 

@@ -40,8 +40,13 @@ final class EntityLayout: Sendable {
     let columnAccess: [ColumnAccess]
     let table: TableDescriptor
     /// The entity's indexes, each as positions in `properties` (most significant first):
-    /// the declared ones, then one on each to-one relationship whose inverse is to-many.
+    /// the declared ones, then one on each to-one relationship whose inverse is to-many,
+    /// then one for each uniqueness constraint no earlier index lists the properties of.
     let indexes: [[Int]]
+    /// The entity's uniqueness constraints: for each, its properties (positions in
+    /// `properties`, in the order of the backing index) and the position in `indexes` of
+    /// the index that backs it.
+    let uniquenessConstraints: [(properties: [Int], index: Int)]
 
     init(entity: Entity, index: Int, schema: Schema) {
         self.entity = entity
@@ -73,7 +78,21 @@ final class EntityLayout: Sendable {
                   !indexes.contains(where: { $0[0] == position }) else { continue }
             indexes.append([position])
         }
+        var constraints: [(properties: [Int], index: Int)] = []
+        for constraint in entity.uniquenessConstraints {
+            let wanted = constraint.compactMap { positions[$0] }
+            guard !wanted.isEmpty else { continue }
+            // An index serves when it lists exactly the constraint's properties: all rows
+            // with equal values are then one run of the index, whatever the order.
+            if let found = indexes.firstIndex(where: { $0.count == wanted.count && Set($0) == Set(wanted) }) {
+                constraints.append((indexes[found], found))
+            } else {
+                indexes.append(wanted)
+                constraints.append((wanted, indexes.count - 1))
+            }
+        }
         self.indexes = indexes
+        uniquenessConstraints = constraints
     }
 
     static func columnKind(_ type: AttributeType) -> ColumnKind {

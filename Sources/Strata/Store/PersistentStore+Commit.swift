@@ -18,6 +18,8 @@ extension PersistentStore {
     ///
     /// - Returns: the published version and the change notification.
     /// - Throws: `StrataError` `.conflict` with the conflicts as cause (nothing written);
+    ///   `.constraintConflict` with ``UniquenessConflicts`` as cause when the transaction
+    ///   would leave two rows sharing a constrained value (nothing written);
     ///   `StorageError` when the log cannot be written (the store is then read-only).
     @discardableResult
     func commit(_ changes: Changeset, kind: TransactionKind = .save, payload: [UInt8]? = nil,
@@ -58,6 +60,11 @@ extension PersistentStore {
                 throw StrataError(.misuse, "The transaction does not apply to the store (\(error)); nothing was saved.")
             }
             next = StoreVersion(lsn: lsn, tables: next.tables)
+            let broken = uniquenessConflicts(changes, in: next)
+            if !broken.isEmpty {
+                throw UniquenessConflicts(conflicts: broken, totalCount: broken.count)
+                    .error("The save would break a uniqueness constraint", advice: "Nothing was saved. Change the values, or set the context's mergePolicy to .objectTrump (update the stored object) or .storeTrump (keep the stored values).")
+            }
             let now = Self.now()
             let assigned = try engine.submit(kind: frameKind, prepared: prepared, timestamp: now)
             precondition(assigned == lsn, "log LSNs must follow the store's writer lock")

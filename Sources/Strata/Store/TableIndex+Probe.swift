@@ -19,4 +19,34 @@ extension TableIndex {
         }
         return keys
     }
+
+    /// ``primaryKeys(matching:)`` under the name uniqueness checks and upserts call: they call
+    /// only these two functions, so the index's layout can change behind them.
+    /// - Complexity: O(log n + matches).
+    func primaryKeys(equalTo values: [AttributeValue]) -> [Int64] {
+        precondition(values.count == properties.count, "a probe gives one value per indexed property")
+        return primaryKeys(matching: values)
+    }
+
+    /// Calls `body` with the primary keys of each run of two or more rows with equal indexed
+    /// values, in index order (each run's keys ascending).
+    /// - Complexity: O(n).
+    func forEachRunOfEqualValues(_ body: ([Int64]) -> Void) {
+        var run: [Int64] = []
+        var previous: IndexEntry?
+        for leaf in leaves {
+            for i in 0..<leaf.count {
+                let entry = leaf.entry(at: i)
+                if let last = previous, IndexEntry.compareValues(last, entry) == .orderedSame {
+                    if run.isEmpty { run.append(last.primaryKey) }
+                    run.append(entry.primaryKey)
+                } else {
+                    if run.count > 1 { body(run) }
+                    run.removeAll(keepingCapacity: true)
+                }
+                previous = entry
+            }
+        }
+        if run.count > 1 { body(run) }
+    }
 }

@@ -2,18 +2,35 @@ extension Attribute {
     /// An option of `@Attribute(...)` in the typed API: what the attribute needs beyond its
     /// name and type.
     ///
-    /// Today the options are validation rules; uniqueness (`.unique`) and the options of
-    /// schema evolution and indexes join them here as those features land, so
+    /// The options are validation rules and uniqueness (`.unique`); the options of schema
+    /// evolution join them here as those features land, so
     /// `@Attribute(_ options: Attribute.Option..., originalName:)` keeps its shape.
     ///
     /// For example:
     /// ```swift
     /// @Attribute(.length(1...200)) var title: String
     /// @Attribute(.range(0...10)) var priority: Int16
+    /// @Attribute(.unique) var email: String
     /// ```
     public struct Option: Sendable {
-        /// The validation rule this option adds, for an attribute of a type.
-        let rule: @Sendable (AttributeType) -> ValidationRule
+        /// The validation rule this option adds, for an attribute of a type (`nil`: none).
+        let rule: (@Sendable (AttributeType) -> ValidationRule)?
+        /// Whether the option makes the attribute unique.
+        let isUnique: Bool
+
+        init(isUnique: Bool = false, rule: (@Sendable (AttributeType) -> ValidationRule)?) {
+            self.rule = rule
+            self.isUnique = isUnique
+        }
+
+        init(_ rule: @escaping @Sendable (AttributeType) -> ValidationRule) {
+            self.init(rule: rule)
+        }
+
+        /// No two objects may have the same value (SwiftData's `.unique`): the entity gets
+        /// a uniqueness constraint on this attribute alone (see
+        /// ``Entity/uniquenessConstraints``). `nil` values are exempt.
+        public static var unique: Option { Option(isUnique: true, rule: nil) }
 
         /// A validation rule, as the schema builder's ``Attribute/rule(_:)``.
         public static func rule(_ rule: ValidationRule) -> Option { Option { _ in rule } }
@@ -40,6 +57,6 @@ extension Attribute {
 
     /// This attribute with the rules of `options` appended.
     func applying(_ options: [Option]) -> Attribute {
-        options.reduce(self) { $0.rule($1.rule(type)) }
+        options.reduce(self) { attribute, option in option.rule.map { attribute.rule($0(type)) } ?? attribute }
     }
 }

@@ -25,6 +25,7 @@ extension Schema {
         for (model, (name, properties)) in zip(models, described) {
             var attributes: [Attribute] = []
             var relationships: [Relationship] = []
+            var unique: [[String]] = []
             for property in properties {
                 switch property.role {
                 case .attribute(let type, let optional):
@@ -32,6 +33,7 @@ extension Schema {
                                               defaultValue: property.defaultValue).applying(property.options)
                     attribute.originalName = property.originalName
                     attributes.append(attribute)
+                    if property.options.contains(where: \.isUnique) { unique.append([property.name]) }
                 case .toOne(let destination), .toMany(let destination):
                     let inverse = try Self.inverse(of: property, in: name, destination: destination, among: described)
                     var isToMany = false
@@ -43,27 +45,32 @@ extension Schema {
                 }
             }
             var entity = Entity(name: name, attributes: attributes, relationships: relationships,
-                                indexes: try Self.indexes(of: model))
+                                indexes: try Self.keyPathLists(model._$indexKeyPaths, of: model, macro: "#Index"))
+            for constraint in try Self.keyPathLists(model._$uniqueKeyPaths, of: model, macro: "#Unique") where !unique.contains(constraint) {
+                unique.append(constraint)
+            }
+            entity.uniquenessConstraints = unique
             entity.originalName = model.originalEntityName
             entities.append(entity)
         }
         self = try Schema(entities: entities).validated()
     }
 
-    /// The property names of the indexes `#Index` declares on `model`.
-    private static func indexes(of model: any PersistentModel.Type) throws(StrataError) -> [[String]] {
-        var indexes: [[String]] = []
-        for keyPaths in model._$indexKeyPaths {
+    /// The property names of the key path lists `macro` (`#Index`, `#Unique`) declares on `model`.
+    private static func keyPathLists(_ lists: [[AnyKeyPath]], of model: any PersistentModel.Type,
+                                     macro: String) throws(StrataError) -> [[String]] {
+        var result: [[String]] = []
+        for keyPaths in lists {
             var names: [String] = []
             for keyPath in keyPaths {
                 guard let name = model._$propertyName(for: keyPath) else {
-                    throw StrataError(.invalidSchema, "#Index on \(model.entityName) lists \(keyPath), which is not a persisted property; list stored attributes and to-one relationships only.", entity: model.entityName)
+                    throw StrataError(.invalidSchema, "\(macro) on \(model.entityName) lists \(keyPath), which is not a persisted property; list stored attributes and to-one relationships only.", entity: model.entityName)
                 }
                 names.append(name)
             }
-            indexes.append(names)
+            result.append(names)
         }
-        return indexes
+        return result
     }
 
     private static func inverse(of property: ModelProperty, in entity: String, destination: String,

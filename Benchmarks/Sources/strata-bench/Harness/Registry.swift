@@ -24,6 +24,7 @@ enum Registry {
         ObserveSave.p50,
         ObserveSave.p99,
         IndexedWorkloads.sortedFetch, IndexedWorkloads.ageIDs,
+        UniqueWorkloads.emailLookup, UniqueWorkloads.upsert,
     ]
 
     /// The storage engine's micro-benchmarks, run after the workloads; group "storage".

@@ -137,6 +137,9 @@ public struct BatchInsertRequest: Sendable {
     /// The author persistent history records for the request's transaction (Core Data's
     /// `transactionAuthor`); `nil` records none.
     public var transactionAuthor: String?
+    /// Whether rows are only inserted (the default) or upserted by the entity's first
+    /// uniqueness constraint; see ``Mode``.
+    public var mode: Mode = .insert
 
     /// The rows, as attribute name → value (to-one relationships as `.int(primaryKey)`).
     /// For a request made with ``init(entityName:count:fill:)``, reading this builds every

@@ -3,7 +3,8 @@ extension PersistentStore {
     ///
     /// - Throws: `.unknownEntity`, `.unknownKey` (nearest key named), `.typeMismatch` (a
     ///   value of the wrong type, nil for a required attribute, a relationship key, or a
-    ///   computed value that does not fit); nothing is written then.
+    ///   computed value that does not fit); `.constraintConflict` when the new values would
+    ///   make rows share the values of a uniqueness constraint. Nothing is written then.
     /// - Complexity: O(rows of the entity) to match, O(matches) to update; the log record
     ///   holds the matched keys as ranges (a few bytes for contiguous keys).
     public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
@@ -30,10 +31,12 @@ extension PersistentStore {
                 try editor.bulkUpdate(keys, assignments: assignments, version: lsn)
             }
             next.tables[layout.index] = editor.table
+            let version = StoreVersion(lsn: lsn, tables: next.tables)
+            try refuseUniquenessConflicts(updating: ranges, of: layout, assignments: assignments, in: version)
             matched = ranges
             let record = BatchUpdateRecord(entity: layout.index, keys: ranges, assignments: assignments)
             // The updated IDs stay key ranges until an observer or a merging context reads them.
-            return BuiltTransaction(next: StoreVersion(lsn: lsn, tables: next.tables), payload: record.encoded(),
+            return BuiltTransaction(next: version, payload: record.encoded(),
                                     updated: objectIDSet([(layout.index, ranges)]),
                                     history: historyLog == nil ? [] : HistoryEntry.groups(record, layouts: layouts))
         }
