@@ -66,7 +66,7 @@ enum UniqueWorkloads {
             var start = 0
             while start < scale {
                 let first = start, count = min(100_000, scale - start)
-                try store.execute(BatchInsertRequest(entityName: "Person", count: count) { i, row in
+                _ = try store.execute(BatchInsertRequest(entityName: "Person", count: count) { i, row in
                     row["email"] = .string(email(first + i))
                     row["firstName"] = .string("F\((first + i) % 1000)")
                     row["age"] = .int(Int64((first + i) % 120))
