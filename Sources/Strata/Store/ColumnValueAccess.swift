@@ -96,7 +96,7 @@ extension ColumnChunk {
 
     /// `values` without the elements at the sorted, distinct `rows`.
     private static func keeping<T: BitwiseCopyable>(_ values: [T], without rows: [Int]) -> [T] {
-        [T](unsafeUninitializedCapacity: values.count - rows.count) { out, initialized in
+        [T](capacityOrEmpty: values.count - rows.count) { out, initialized in
             values.withUnsafeBufferPointer { source in
                 guard let to = out.baseAddress, let from = source.baseAddress else { return }
                 var start = 0, o = 0
@@ -149,10 +149,10 @@ extension ByteColumn {
                 var removedBytes = 0
                 for row in rows { removedBytes += Int(offsets[row + 1] - offsets[row]) }
                 var newData: [UInt8] = []
-                let newOffsets = [UInt32](unsafeUninitializedCapacity: offsets.count - rows.count) { newOffsets, n in
+                let newOffsets = [UInt32](capacityOrEmpty: offsets.count - rows.count) { newOffsets, n in
                     newOffsets[0] = 0
                     n = 1
-                    newData = [UInt8](unsafeUninitializedCapacity: data.count - removedBytes) { newData, d in
+                    newData = [UInt8](capacityOrEmpty: data.count - removedBytes) { newData, d in
                         var start = 0
                         func keep(_ end: Int) {
                             guard end > start else { return }
