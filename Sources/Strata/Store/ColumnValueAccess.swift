@@ -149,10 +149,10 @@ extension ByteColumn {
                 var removedBytes = 0
                 for row in rows { removedBytes += Int(offsets[row + 1] - offsets[row]) }
                 var newData: [UInt8] = []
-                let newOffsets = [UInt32](capacityOrEmpty: offsets.count - rows.count) { newOffsets, n in
+                let newOffsets = [UInt32](unsafeUninitializedCapacity: offsets.count - rows.count) { newOffsets, n in
                     newOffsets[0] = 0
                     n = 1
-                    newData = [UInt8](capacityOrEmpty: data.count - removedBytes) { newData, d in
+                    newData = [UInt8](unsafeUninitializedCapacity: data.count - removedBytes) { newData, d in
                         var start = 0
                         func keep(_ end: Int) {
                             guard end > start else { return }

@@ -16,7 +16,7 @@ struct PayloadCursor {
     ///
     /// - Precondition: `body` writes exactly `count` bytes.
     static func payload(count: Int, _ body: (inout PayloadCursor) -> Void) -> [UInt8] {
-        [UInt8](capacityOrEmpty: count) { bytes, initialized in
+        [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
             var cursor = PayloadCursor(UnsafeMutableRawBufferPointer(bytes))
             body(&cursor)
             precondition(cursor.position == count, "wrote \(cursor.position) of a \(count)-byte payload")

@@ -13,7 +13,7 @@ extension TableEditor {
             // Every row of the chunk (a batch over the whole entity): one comparison of the runs.
             if let first = pks.first, let last = pks.last, keys.count - k >= pks.count, keys[k] == first,
                keys[k + pks.count - 1] == last, Self.same(pks, keys, from: k) {
-                result.append((c, [Int](capacityOrEmpty: pks.count) { rows, n in
+                result.append((c, [Int](unsafeUninitializedCapacity: pks.count) { rows, n in
                     for r in 0..<rows.count { rows[r] = r }
                     n = rows.count
                 }))

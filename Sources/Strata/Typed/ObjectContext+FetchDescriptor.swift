@@ -13,7 +13,7 @@ extension ObjectContext {
         let results = try fetch(descriptor.fetchRequest())
         let registrar = modelRegistrar
         guard let objects = results.takeAllObjects() else { return results.map { uniqueModel(for: $0, as: Model.self, registrar: registrar) } }
-        return Array(capacityOrEmpty: objects.count) { buffer, made in
+        return Array(unsafeUninitializedCapacity: objects.count) { buffer, made in
             for (index, object) in objects.enumerated() {
                 (buffer.baseAddress! + index).initialize(to: uniqueModel(for: object, as: Model.self, registrar: registrar))
             }

@@ -24,7 +24,7 @@ public enum LZ4 {
         if input.isEmpty { return [] }
         var failed = false
         // LZ4 writes every byte it reports; the rest of the capacity is never exposed.
-        let output = [UInt8](capacityOrEmpty: bound) { buffer, count in
+        let output = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
             let written = LZ4_compress_default(
                 input.baseAddress!.assumingMemoryBound(to: CChar.self),
                 UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
@@ -53,7 +53,7 @@ public enum LZ4 {
         guard !input.isEmpty else { return nil }
         var ok = false
         // Exposed only when LZ4 produced exactly `originalSize` bytes, all written by it.
-        let output = [UInt8](capacityOrEmpty: originalSize) { buffer, count in
+        let output = [UInt8](unsafeUninitializedCapacity: originalSize) { buffer, count in
             let produced = LZ4_decompress_safe(
                 input.baseAddress!.assumingMemoryBound(to: CChar.self),
                 UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),

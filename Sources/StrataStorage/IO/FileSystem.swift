@@ -85,7 +85,7 @@ extension FileHandle {
     /// The buffer is not zero-filled first: only the bytes the file system wrote are exposed.
     public func read(count: Int, at offset: Int64) throws -> [UInt8] {
         var failure: (any Error)?
-        let buffer = [UInt8](capacityOrEmpty: count) { storage, initialized in
+        let buffer = [UInt8](unsafeUninitializedCapacity: count) { storage, initialized in
             let raw = UnsafeMutableRawBufferPointer(storage)
             var done = 0
             do {

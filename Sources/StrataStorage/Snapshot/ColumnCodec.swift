@@ -80,7 +80,7 @@ enum ColumnCodec {
                 guard encoding == deltaEncoding || encoding == plainEncoding else { throw DecodeError("unknown integer encoding") }
                 let src = try r.take(n * 8)
                 let delta = encoding == deltaEncoding
-                values = .int64([Int64](capacityOrEmpty: n) { out, count in
+                values = .int64([Int64](unsafeUninitializedCapacity: n) { out, count in
                     var previous: Int64 = 0
                     for i in 0..<n {
                         let x = Int64(littleEndian: src.loadUnaligned(fromByteOffset: i &* 8, as: Int64.self))
@@ -91,7 +91,7 @@ enum ColumnCodec {
                 })
             case .double:
                 let src = try r.take(n * 8)
-                values = .double([Double](capacityOrEmpty: n) { out, count in
+                values = .double([Double](unsafeUninitializedCapacity: n) { out, count in
                     #if _endian(little)
                     if n > 0 { UnsafeMutableRawPointer(out.baseAddress!).copyMemory(from: src.baseAddress!, byteCount: n * 8) }
                     #else
@@ -104,7 +104,7 @@ enum ColumnCodec {
             case .bytes:
                 let src = try r.take((n + 1) * 4)
                 var ordered = true
-                let offsets = [UInt32](capacityOrEmpty: n + 1) { out, count in
+                let offsets = [UInt32](unsafeUninitializedCapacity: n + 1) { out, count in
                     var previous: UInt32 = 0
                     for i in 0...n {
                         let x = UInt32(littleEndian: src.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
@@ -156,7 +156,7 @@ enum ColumnCodec {
 
     /// The first `count` bits of `bytes` (which holds at least `(count + 7) / 8` bytes).
     private static func readBitmap(_ bytes: UnsafeRawBufferPointer, count: Int) -> [Bool] {
-        [Bool](capacityOrEmpty: count) { out, initialized in
+        [Bool](unsafeUninitializedCapacity: count) { out, initialized in
             for i in 0..<count {
                 out.initializeElement(at: i, to: bytes[i &>> 3] & (1 << UInt8(i & 7)) != 0)
             }

@@ -73,7 +73,7 @@ struct KeyRanges: Sendable, Equatable {
 
     /// Every key, ascending.
     var keys: [Int64] {
-        [Int64](capacityOrEmpty: count) { out, n in
+        [Int64](unsafeUninitializedCapacity: count) { out, n in
             for run in runs {
                 for k in 0..<run.count {
                     out[n] = run.first + k
@@ -87,7 +87,7 @@ struct KeyRanges: Sendable, Equatable {
     func encode(into w: inout ByteWriter) {
         w.write(UInt32(runs.count))
         // At most 10 bytes per varint, written into one buffer rather than byte by byte.
-        let encoded = [UInt8](capacityOrEmpty: runs.count * 20) { out, n in
+        let encoded = [UInt8](unsafeUninitializedCapacity: runs.count * 20) { out, n in
             func varint(_ value: UInt64) {
                 var v = value
                 while v >= 0x80 {

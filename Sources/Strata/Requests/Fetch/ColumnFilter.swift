@@ -128,7 +128,7 @@ indirect enum ColumnFilter: Sendable {
     /// `v.map(test)`, written into a buffer of the final size (no capacity checks per row).
     @inline(__always)
     private static func mask<T>(_ v: [T], _ test: (T) -> Bool) -> [Bool] {
-        [Bool](capacityOrEmpty: v.count) { out, n in
+        [Bool](unsafeUninitializedCapacity: v.count) { out, n in
             v.withUnsafeBufferPointer { values in
                 for i in values.indices { out[i] = test(values[i]) }
             }

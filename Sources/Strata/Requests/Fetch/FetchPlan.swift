@@ -161,7 +161,7 @@ extension FetchPlan {
     func matchingKeys(_ version: StoreVersion) -> [Int64] {
         guard bound == nil else { return (scan(version) ?? []).map(\.primaryKey) }
         let table = version.tables[layout.index]
-        return [Int64](capacityOrEmpty: table.rowCount) { buffer, initialized in
+        return [Int64](unsafeUninitializedCapacity: table.rowCount) { buffer, initialized in
             for chunk in table.chunks {
                 chunk.primaryKeys.withUnsafeBufferPointer { keys in
                     let end = min(initialized + keys.count, buffer.count)
