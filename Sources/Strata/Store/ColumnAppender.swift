@@ -71,7 +71,7 @@ enum ColumnAppender {
     /// `values` then `count` more elements, which `fill` must all initialize, in one array.
     private static func extending<T: BitwiseCopyable>(_ values: [T], by count: Int,
                                                       _ fill: (UnsafeMutableBufferPointer<T>) -> Void) -> [T] {
-        [T](capacityOrEmpty: values.count + count) { buffer, initialized in
+        [T](unsafeUninitializedCapacity: values.count + count) { buffer, initialized in
             _ = buffer.initialize(from: values)
             fill(UnsafeMutableBufferPointer(rebasing: buffer[values.count...]))
             initialized = values.count + count

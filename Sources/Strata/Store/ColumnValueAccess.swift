@@ -96,7 +96,7 @@ extension ColumnChunk {
 
     /// `values` without the elements at the sorted, distinct `rows`.
     private static func keeping<T: BitwiseCopyable>(_ values: [T], without rows: [Int]) -> [T] {
-        [T](capacityOrEmpty: values.count - rows.count) { out, initialized in
+        [T](unsafeUninitializedCapacity: values.count - rows.count) { out, initialized in
             values.withUnsafeBufferPointer { source in
                 guard let to = out.baseAddress, let from = source.baseAddress else { return }
                 var start = 0, o = 0
