@@ -29,6 +29,12 @@ struct TableEditor {
         for (chunk, rows) in byChunk {
             var columns = table.chunks[chunk].columns
             let sortedRows = rows.sorted()
+            // A log names each deleted row once; a repeat would make the column copy run
+            // backwards, so it is refused as a damaged payload.
+            for i in sortedRows.indices.dropFirst() where sortedRows[i] == sortedRows[i - 1] {
+                let key = table.chunks[chunk].primaryKeys[sortedRows[i]]
+                throw PayloadError("delete of row \(table.layout.entity.name) #\(key) twice in one transaction")
+            }
             for c in columns.indices { columns[c].remove(rows: sortedRows) }
             table.chunks[chunk] = TableChunk(columns: columns)
         }

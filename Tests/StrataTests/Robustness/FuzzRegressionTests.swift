@@ -55,6 +55,17 @@ import StrataStorage
         try Self.expectCorruptedOpen(kind: .batchUpdate, p.bytes, "overflowing key range (used to trap)")
     }
 
+    /// A save that deletes the same row twice (found by the log-recovery fuzz target in CI):
+    /// the column copy ran backwards and trapped instead of refusing the payload.
+    @Test func saveDeletingTheSameRowTwice() throws {
+        var changes = Changeset()
+        let parent = try #require(RobustnessSchema.schema.entities.firstIndex { $0.name == "Parent" })
+        changes.entities[parent] = Changeset.EntityChanges(deletes: [
+            .init(primaryKey: 2, expectedVersion: 0), .init(primaryKey: 2, expectedVersion: 0),
+        ])
+        try Self.expectCorruptedOpen(kind: .save, ChangesetCodec.encode(changes), "a row deleted twice (used to trap)")
+    }
+
     @Test func batchUpdateOfAnUnknownProperty() throws {
         var p = Bytes()
         p.u32(0)
