@@ -50,26 +50,12 @@ struct ReplicateCommand: ParsableCommand {
             }
             print("Replicating \(target.store) as store \(replicator.storeID) to \(replicator.location); SIGINT or SIGTERM stops.")
             fflush(nil)  // so that a supervisor reading a pipe sees the line now
-            Self.waitForSignal()
+            Signals.waitForInterrupt()
             replicator.stop()
             let status = replicator.status
             print("Stopped: PostgreSQL holds store \(status.storeID) up to LSN \(status.shippedLSN).")
             if let error = status.lastError { Console.error("strata: the last attempt failed: \(error.message)") }
         }
-    }
-
-    /// Blocks until SIGINT or SIGTERM arrives.
-    private static func waitForSignal() {
-        let arrived = DispatchSemaphore(value: 0)
-        let sources = [SIGINT, SIGTERM].map { signalNumber in
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { arrived.signal() }
-            source.resume()
-            return source
-        }
-        arrived.wait()
-        for source in sources { source.cancel() }
     }
 }
 #endif

@@ -5,7 +5,7 @@ import StrataReplication
 
 /// The subcommands that need the replication product (left out of builds without it).
 enum ReplicationCommands {
-    static let all: [any ParsableCommand.Type] = [RestoreCommand.self, ReplicateCommand.self]
+    static let all: [any ParsableCommand.Type] = [RestoreCommand.self, ReplicateCommand.self, FollowCommand.self, PromoteCommand.self]
 }
 
 /// `strata restore --from postgres://… --store ID [--at LSN] DIR`.
@@ -39,19 +39,22 @@ struct RestoreCommand: ParsableCommand {
             do throws(ReplicationError) {
                 report = try StoreRestore.restore(from: from, storeID: store, at: at, into: directory)
             } catch {
-                throw InspectorFailure(Self.exit(for: error.code), error.message)
+                throw InspectorFailure(InspectorExit(replication: error.code), error.message)
             }
             let start = report.snapshotLSN > 0 ? "snapshot \(report.snapshotLSN)" : "the first frame"
             print("Restored store \(report.storeID) to LSN \(report.lsn) in \(report.directory): \(start), then \(report.frames) frame(s) in \(report.segments.count) segment(s).")
         }
     }
+}
 
-    private static func exit(for code: ReplicationError.Code) -> InspectorExit {
+extension InspectorExit {
+    /// The exit code of a replication failure.
+    init(replication code: ReplicationError.Code) {
         switch code {
-        case .invalidURL, .invalidArgument: return .usage
-        case .notFound: return .notAStore
-        case .gap, .corrupted: return .corrupted
-        default: return .io
+        case .invalidURL, .invalidArgument: self = .usage
+        case .notFound: self = .notAStore
+        case .gap, .corrupted: self = .corrupted
+        default: self = .io
         }
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import NIOCore
 import PostgresNIO
@@ -11,26 +12,35 @@ import PostgresNIO
 /// is an immutable, sendable value) so that ``Replicator/start()`` can hand it to its thread.
 final class PostgresSession: Sendable {
     let location: PostgresLocation
+    /// How long a statement may go unanswered before the connection is dropped.
+    let timeout: Duration
     private let connection: PostgresConnection
     private let logger: Logger
 
-    private init(location: PostgresLocation, connection: PostgresConnection, logger: Logger) {
+    /// The default ``timeout``: long enough for a large snapshot on a slow link, short enough
+    /// that a cut link does not hang a replicator until TCP gives up (about 15 minutes).
+    static let defaultTimeout: Duration = .seconds(30)
+
+    private init(location: PostgresLocation, connection: PostgresConnection, logger: Logger, timeout: Duration) {
         self.location = location
         self.connection = connection
         self.logger = logger
+        self.timeout = timeout
     }
 
-    /// Connects to `location`.
+    /// Connects to `location`, giving up after `timeout`.
     ///
     /// - Throws: ``ReplicationError`` `unreachable`, with the server's reason.
-    static func connect(_ location: PostgresLocation) throws(ReplicationError) -> PostgresSession {
+    static func connect(_ location: PostgresLocation, timeout: Duration = defaultTimeout) throws(ReplicationError) -> PostgresSession {
         var logger = Logger(label: "strata.replication")
         logger.logLevel = .critical
+        var configuration = location.configuration
+        configuration.options.connectTimeout = .nanoseconds(Int64(min(Double(Int64.max / 2), seconds(timeout) * 1e9)))
         do {
             let connection = try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(),
-                                                            configuration: location.configuration, id: 1,
+                                                            configuration: configuration, id: 1,
                                                             logger: logger).wait()
-            return PostgresSession(location: location, connection: connection, logger: logger)
+            return PostgresSession(location: location, connection: connection, logger: logger, timeout: timeout)
         } catch {
             throw ReplicationError(.unreachable, "Could not connect to PostgreSQL at \(location): \(Self.reason(error)). Check that the server runs, that the URL's host, port, user and database are right, and that pg_hba.conf lets this host in.", cause: SendableCause(error))
         }
@@ -46,8 +56,10 @@ final class PostgresSession: Sendable {
     ///   connection is gone).
     @discardableResult
     func run(_ query: PostgresQuery, _ what: String) throws(ReplicationError) -> [PostgresRow] {
+        let answer = connection.query(query, logger: logger)
+        try awaitAnswer(answer, what)
         do {
-            return try connection.query(query, logger: logger).wait().rows
+            return try answer.wait().rows
         } catch {
             let code: ReplicationError.Code = connection.isClosed ? .unreachable : .server
             throw ReplicationError(code, "\(what) failed on \(location): \(Self.reason(error)).", cause: SendableCause(error))
@@ -76,9 +88,26 @@ final class PostgresSession: Sendable {
         try run(PostgresQuery(unsafeSQL: "LISTEN \"\(channel)\""), "Listening for new frames on \(channel)")
     }
 
+    /// Waits up to ``timeout`` for `answer`; past it, drops the connection (so that the
+    /// statement fails and the caller connects again) and throws `unreachable`.
+    private func awaitAnswer<T>(_ answer: EventLoopFuture<T>, _ what: String) throws(ReplicationError) {
+        let answered = DispatchSemaphore(value: 0)
+        answer.whenComplete { _ in answered.signal() }
+        guard answered.wait(timeout: .now() + Self.seconds(timeout)) == .timedOut else { return }
+        let closing: EventLoopFuture<Void> = connection.close()
+        closing.whenComplete { _ in }
+        throw ReplicationError(.unreachable, "\(what) got no answer from \(location) within \(timeout): the network or the server is down. The connection was dropped; the next attempt connects again.")
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
     /// Closes the connection; errors are ignored (it is going away either way).
     func close() {
-        _ = try? connection.close().wait()
+        let closed: EventLoopFuture<Void> = connection.close()
+        try? awaitAnswer(closed, "Closing the connection")
     }
 
     /// The server's own message for a PostgresNIO error, when there is one.

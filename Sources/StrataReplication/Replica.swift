@@ -47,6 +47,11 @@ public final class Replica: @unchecked Sendable {
         public var pollInterval: Duration = .seconds(1)
         /// How long to wait before trying again after a failure. Default 1 s.
         public var retryInterval: Duration = .seconds(1)
+        /// How long a connection attempt or a statement may go unanswered before the
+        /// connection is dropped and tried again after ``retryInterval`` (a cut network link
+        /// otherwise hangs until TCP gives up, about 15 minutes). Longer than the time a
+        /// snapshot takes to upload. Default 30 s.
+        public var timeout: Duration = PostgresSession.defaultTimeout
         /// Frames fetched per query, at most. Default 5,000.
         public var fetchLimit = 5_000
         /// The defaults.
@@ -64,6 +69,8 @@ public final class Replica: @unchecked Sendable {
         var consecutiveFailures = 0
         /// Set by a promotion: apply through this LSN, then stop.
         var catchUpThrough: UInt64?
+        /// The epoch a promotion raised the store to.
+        var promotedEpoch: UInt64?
         var closed = false
     }
 
@@ -139,6 +146,10 @@ public final class Replica: @unchecked Sendable {
         }
     }
 
+    /// The epoch this replica was promoted under (``promote(schema:options:timeout:)``), or
+    /// `nil` before a promotion. Frames of an older epoch are refused from then on.
+    public var promotedEpoch: UInt64? { condition.withLock { state.promotedEpoch } }
+
     /// Waits until the replica's store has applied every frame up to `lsn`, or `timeout`
     /// passes, or the replica stops.
     ///
@@ -202,13 +213,14 @@ public final class Replica: @unchecked Sendable {
         guard !condition.withLock({ state.closed }) else {
             throw ReplicationError(.invalidArgument, "The replica of store \(storeID) at \(directory) is closed; open it again to promote it.")
         }
-        let session = try PostgresSession.connect(location)
+        let session = try PostgresSession.connect(location, timeout: options.timeout)
         let fence: (epoch: UInt64, shipped: UInt64)
         do { fence = try RemoteLog(session: session, storeID: storeID).fence() } catch {
             session.close()
             throw error
         }
         session.close()
+        condition.withLock { state.promotedEpoch = fence.epoch }
         logger.notice("Store \(storeID): epoch raised to \(fence.epoch); the old primary is fenced at LSN \(fence.shipped).")
         condition.withLock {
             state.catchUpThrough = fence.shipped
@@ -260,7 +272,7 @@ public final class Replica: @unchecked Sendable {
                 let current: PostgresSession
                 if let session, !session.isClosed { current = session } else {
                     session?.close()
-                    current = try PostgresSession.connect(location)
+                    current = try PostgresSession.connect(location, timeout: options.timeout)
                     session = current
                     try current.listen(ReplicationSchema.frameChannel) { [weak self] in self?.wake() }
                 }

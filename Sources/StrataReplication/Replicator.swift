@@ -50,6 +50,11 @@ public final class Replicator: @unchecked Sendable {
         public var retryInterval: Duration = .seconds(1)
         /// Bytes of frames shipped per PostgreSQL transaction, at most (at least one frame). Default 4 MiB.
         public var batchBytes = 4 << 20
+        /// How long a connection attempt or a statement may go unanswered before the
+        /// connection is dropped and tried again after ``retryInterval`` (a cut network link
+        /// otherwise hangs until TCP gives up, about 15 minutes). Longer than the time a
+        /// snapshot takes to upload. Default 30 s.
+        public var timeout: Duration = PostgresSession.defaultTimeout
         /// The unshipped backlog, in frames, past which the status says so and a warning is
         /// logged. Default 100,000.
         public var backlogLimit: UInt64 = 100_000
@@ -111,7 +116,7 @@ public final class Replicator: @unchecked Sendable {
         if alreadyRunning {
             throw ReplicationError(.invalidArgument, "The replicator of store \(storeID) is already running; call stop() first.")
         }
-        let session = try PostgresSession.connect(location)
+        let session = try PostgresSession.connect(location, timeout: options.timeout)
         let shipped: UInt64
         let snapshotLSN: UInt64
         let epoch: UInt64
@@ -229,7 +234,7 @@ public final class Replicator: @unchecked Sendable {
                 let current: PostgresSession
                 if let session, !session.isClosed { current = session } else {
                     session?.close()
-                    current = try PostgresSession.connect(location)
+                    current = try PostgresSession.connect(location, timeout: options.timeout)
                     session = current
                     let remote = RemoteLog(session: current, storeID: storeID)
                     let registered = try remote.registration()
