@@ -178,11 +178,19 @@ if Context.environment["STRATA_WITHOUT_REPLICATION"] != "1" {
             dependencies: ["Strata", "StrataStorage", .product(name: "PostgresNIO", package: "postgres-nio")],
             swiftSettings: strictSettings
         ),
+        // Test-only helper: a primary's process with a synchronous replicator, killed
+        // mid-commit by NetworkFaultTests.
+        .executableTarget(
+            name: "StrataShippingWriter",
+            dependencies: ["Strata", "StrataReplication"],
+            path: "Tests/StrataShippingWriter",
+            swiftSettings: strictSettings
+        ),
         // Runs against the PostgreSQL server that scripts/test starts (STRATA_POSTGRES_URL),
         // and runs the built `strata` for `strata restore`.
         .testTarget(
             name: "StrataReplicationTests",
-            dependencies: ["StrataReplication", "Strata", "StrataStorage", "StrataTestSupport", "StrataInspector"],
+            dependencies: ["StrataReplication", "Strata", "StrataStorage", "StrataTestSupport", "StrataInspector", "StrataShippingWriter"],
             swiftSettings: strictSettings
         ),
     ])

@@ -17,8 +17,8 @@ struct FollowPromoteCommandTests {
         private var output = ""
         private let errors = Pipe()
 
-        init(_ arguments: [String]) throws {
-            process.executableURL = URL(fileURLWithPath: RestoreCommandTests.binary)
+        init(_ arguments: [String], executable: String = RestoreCommandTests.binary) throws {
+            process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
             let out = Pipe()
             process.standardOutput = out
@@ -33,6 +33,12 @@ struct FollowPromoteCommandTests {
         }
 
         var stdout: String { lock.withLock { output } }
+
+        /// Sends SIGKILL and waits for the process to go.
+        func kill() {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
 
         /// Waits (bounded) until the output holds `text`.
         func waitFor(_ text: String, seconds: TimeInterval = 20) -> Bool {
