@@ -205,4 +205,19 @@ struct RemoteLog {
             return ShippedFrame(lsn: Self.lsn(lsn), timestamp: time, bytes: Array(frame.readableBytesView))
         }
     }
+
+    /// The last LSN of the longest shipped history whose frames were all committed at or
+    /// before `micros` (µs since 1970, the frames' own timestamps): the LSN before the first
+    /// frame committed later, or `shipped` when there is none.
+    func lastLSN(committedAtOrBefore micros: Int64, shipped: UInt64) throws(ReplicationError) -> UInt64 {
+        let rows = try session.run("""
+            SELECT min(lsn) FROM strata_frames
+            WHERE store_id = \(storeID) AND committed_at > \(micros) AND lsn <= \(Self.sql(min(shipped, UInt64(Int64.max))))
+            """, "Finding the frames of store \(storeID) committed after a time")
+        let first = try rows.first.flatMap { row throws(ReplicationError) in
+            try ReplicationSchema.decoding("an LSN") { try row.decode(Int64?.self) }
+        }
+        guard let first else { return shipped }
+        return Self.lsn(first) - 1
+    }
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import StrataStorage
 
 /// What a restore built.
@@ -43,25 +43,59 @@ public enum StoreRestore {
     @discardableResult
     public static func restore(from url: String, storeID: String, at lsn: UInt64? = nil,
                                into directory: String) throws(ReplicationError) -> RestoreReport {
+        try restore(from: url, storeID: storeID, into: directory) { _, _ in lsn }
+    }
+
+    /// Restores store `storeID` as it was at `time` into `directory`: to the last LSN of the
+    /// longest shipped history whose frames were all committed at or before `time` (each
+    /// frame carries the time of its commit on the primary, from the primary's clock), then
+    /// as ``restore(from:storeID:at:into:)`` does.
+    ///
+    /// - Throws: as ``restore(from:storeID:at:into:)``; `notFound` as well when nothing was
+    ///   committed at or before `time`.
+    @discardableResult
+    public static func restore(from url: String, storeID: String, asOf time: Date,
+                               into directory: String) throws(ReplicationError) -> RestoreReport {
+        let micros = Int64((time.timeIntervalSince1970 * 1e6).rounded(.down))
+        return try restore(from: url, storeID: storeID, into: directory) { remote, shipped throws(ReplicationError) in
+            let lsn = try remote.lastLSN(committedAtOrBefore: micros, shipped: shipped)
+            guard lsn > 0 else {
+                throw ReplicationError(.notFound, "Store \(storeID) has nothing committed at or before \(time) in PostgreSQL (\(remote.session.location)); its first shipped frame is later. Restore to a later time.")
+            }
+            return lsn
+        }
+    }
+
+    /// Connects, resolves the target LSN (`nil`: the newest shipped) and builds the store.
+    private static func restore(from url: String, storeID: String, into directory: String,
+                                target: (RemoteLog, _ shipped: UInt64) throws(ReplicationError) -> UInt64?) throws(ReplicationError) -> RestoreReport {
         let location = try PostgresLocation(url)
         let created = try prepare(directory)
-        let session = try PostgresSession.connect(location)
-        defer { session.close() }
         do throws(ReplicationError) {
-            return try build(RemoteLog(session: session, storeID: storeID), at: lsn, into: directory)
+            let session = try PostgresSession.connect(location)
+            defer { session.close() }
+            let remote = RemoteLog(session: session, storeID: storeID)
+            let shipped = try shippedLSN(of: remote)
+            return try build(remote, shipped: shipped, at: target(remote, shipped), into: directory)
         } catch {
             clean(directory, remove: created)
             throw error
         }
     }
 
-    private static func build(_ remote: RemoteLog, at lsn: UInt64?, into directory: String) throws(ReplicationError) -> RestoreReport {
+    /// The store's shipped LSN; `notFound` when PostgreSQL holds no such store.
+    private static func shippedLSN(of remote: RemoteLog) throws(ReplicationError) -> UInt64 {
         let storeID = remote.storeID, location = remote.session.location
         let tables = try remote.session.run("SELECT to_regclass('strata_stores') IS NOT NULL", "Looking for the replication tables")
         let exists = try tables.first.map { row throws(ReplicationError) in try ReplicationSchema.decoding("a table check") { try row.decode(Bool.self) } } ?? false
         guard exists, let shipped = try remote.shippedLSN() else {
             throw ReplicationError(.notFound, "PostgreSQL (\(location)) holds no store \(storeID). Check the store ID (the replicator's storeID, by default the store's UUID in lower case) and the database.")
         }
+        return shipped
+    }
+
+    private static func build(_ remote: RemoteLog, shipped: UInt64, at lsn: UInt64?, into directory: String) throws(ReplicationError) -> RestoreReport {
+        let storeID = remote.storeID, location = remote.session.location
         let target = lsn ?? shipped
         guard target <= shipped else {
             throw ReplicationError(.notFound, "Store \(storeID) is shipped up to LSN \(shipped) only; LSN \(target) is not in PostgreSQL (\(location)). Restore to LSN \(shipped) or earlier.")
