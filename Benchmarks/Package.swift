@@ -55,6 +55,21 @@ let package = Package(
                 .enableUpcomingFeature("InternalImportsByDefault"),
             ]
         ),
+        // Issue 22's replication figures against PostgreSQL's own limits (COPY, a plain INSERT
+        // commit). Built only when asked for (`--product strata-replication-bench`): it links
+        // postgres-nio through StrataReplication.
+        .executableTarget(
+            name: "strata-replication-bench",
+            dependencies: [
+                .product(name: "Strata", package: "Strata"),
+                .product(name: "StrataStorage", package: "Strata"),
+                .product(name: "StrataReplication", package: "Strata"),
+            ],
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("InternalImportsByDefault"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,11 +12,11 @@ struct ReplicateCommand: ParsableCommand {
         commandName: "replicate",
         abstract: "Ship a store's log to PostgreSQL as another process writes it, until interrupted.",
         discussion: """
-            Opens the store read-only (no writer lock) and follows its log. It cannot hold the \
-            writer's checkpoints: when a checkpoint removes frames before they are shipped, the \
-            snapshot that replaced them is shipped instead, and restoring to an LSN between the \
-            two fails with a gap (docs/REPLICATION.md). Run the replicator in-process \
-            (Replicator(store:url:)) to keep every LSN restorable.
+            Opens the store read-only (no writer lock) and follows its log. It holds the writer's \
+            log with a file in the store directory (replication-hold, the first LSN not yet \
+            shipped): the writer's checkpoints keep those frames, also while the sidecar is \
+            stopped, so every LSN stays restorable. Delete the file to release the hold when the \
+            sidecar is retired (docs/REPLICATION.md, "The sidecar's hold").
 
             Example:
               strata replicate todo.strata --to postgres://strata@db.internal/strata
@@ -53,7 +53,7 @@ struct ReplicateCommand: ParsableCommand {
             Signals.waitForInterrupt()
             replicator.stop()
             let status = replicator.status
-            print("Stopped: PostgreSQL holds store \(status.storeID) up to LSN \(status.shippedLSN).")
+            print("Stopped: PostgreSQL holds store \(status.storeID) up to LSN \(status.shippedLSN); the writer keeps its log from LSN \(status.shippedLSN + 1) for the next run (delete \(target.store)/replication-hold to release it).")
             if let error = status.lastError { Console.error("strata: the last attempt failed: \(error.message)") }
         }
     }

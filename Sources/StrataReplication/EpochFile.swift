@@ -38,20 +38,8 @@ enum EpochFile {
     ///
     /// - Throws: ``ReplicationError`` `storage` when it cannot be written.
     static func write(_ epoch: UInt64, in directory: String, fileSystem: any FileSystem = PosixFileSystem()) throws(ReplicationError) {
-        let path = "\(directory)/\(name)", temporary = "\(path).tmp"
         do {
-            if fileSystem.exists(temporary) { try fileSystem.remove(temporary) }
-            let handle = try fileSystem.open(temporary, mode: .createNew)
-            do {
-                try handle.writeAll(Array("\(epoch)\n".utf8), at: 0)
-                try handle.sync()
-            } catch {
-                try? handle.close()
-                throw error
-            }
-            try handle.close()
-            try fileSystem.rename(temporary, to: path)
-            try fileSystem.syncDirectory(directory)
+            try fileSystem.replaceDurably("\(directory)/\(name)", with: Array("\(epoch)\n".utf8))
         } catch {
             throw ReplicationError(.storage, "Could not record replication epoch \(epoch) in \(directory) (\(error)); the promotion did not finish and the store was not opened for writing.", cause: error as? StorageError)
         }

@@ -27,7 +27,8 @@ import StrataStorage
 /// ```
 ///
 /// `@unchecked Sendable`: every mutable field (`state`, `thread`, `observation`) is read and
-/// written only while `condition` is held; the shipping thread owns its session and reader.
+/// written only while `condition` is held, except `lastHoldWritten`, whose uses are ordered
+/// (see there); the shipping thread owns its session and reader.
 public final class Replicator: @unchecked Sendable {
     /// When a save returns relative to its frame reaching PostgreSQL.
     public enum Mode: Sendable, Hashable {
@@ -88,6 +89,10 @@ public final class Replicator: @unchecked Sendable {
     private var state = State()
     private var thread: Thread?
     private var observation: ObservationToken?
+    /// When the sidecar's hold file was last written. Used by `start()` before the shipping
+    /// thread starts, by that thread, and by `stop()` after it has ended (ordered by
+    /// `condition`), so never by two threads at once.
+    private var lastHoldWritten = Date.distantPast
     private let logger = Logger(label: "strata.replication")
 
     /// A replicator for `store` to the database at `url`; nothing connects until ``start()``.
@@ -132,8 +137,10 @@ public final class Replicator: @unchecked Sendable {
             if registered.epoch < epoch {
                 throw ReplicationError(.diverged, "This store was promoted at epoch \(epoch), but PostgreSQL (\(location)) records epoch \(registered.epoch) for store \(storeID): it is another database, or one restored from before the promotion. Point the replicator at the database the store was promoted in.")
             }
-            // Hold the log from here on, before anything else can checkpoint it away.
+            // Hold the log from here on, before anything else can checkpoint it away: in this
+            // process, and for a writer in another process (the sidecar) with a hold file.
             engine.replication.retainLog(from: shipped + 1)
+            holdForWriter(from: shipped + 1)
             try checkContinuity(remote, shipped: shipped)
             snapshotLSN = try remote.snapshotLSNs().last ?? 0
         } catch {
@@ -170,11 +177,27 @@ public final class Replicator: @unchecked Sendable {
         guard worker != nil else { return }
         token?.cancel()
         engine.replication.setShipWaiter(nil)
-        condition.withLock {
+        let shipped = condition.withLock { () -> UInt64 in
             while state.running { condition.wait() }
             thread = nil
+            return state.shippedLSN
         }
         engine.replication.retainLog(from: nil)
+        holdForWriter(from: shipped + 1)
+    }
+
+    /// In a sidecar (the store is open read-only and another process writes it), records in
+    /// the store directory that the log is needed from `lsn` on, so that the writer's
+    /// checkpoints keep it (``StrataStorage/LogHoldFile``). The hold stays after ``stop()``, so
+    /// that a sidecar started again ships every frame; delete `replication-hold` to release
+    /// it. A hold that cannot be written is logged: the writer's checkpoints may then remove
+    /// unshipped frames, and the snapshot that replaced them is shipped instead.
+    private func holdForWriter(from lsn: UInt64) {
+        guard engine.isReadOnly else { return }
+        lastHoldWritten = Date()
+        do { try LogHoldFile.write(lsn, in: store.directory, fileSystem: PosixFileSystem()) } catch {
+            logger.warning("Store \(storeID): could not hold the log for the writing process in \(store.directory) (\(error)); its checkpoints may remove frames before they are shipped.")
+        }
     }
 
     /// The replicator's state now.
@@ -313,6 +336,7 @@ public final class Replicator: @unchecked Sendable {
 
     private func record(shipped lsn: UInt64) {
         engine.replication.retainLog(from: lsn + 1)
+        if Date().timeIntervalSince(lastHoldWritten) >= 1 { holdForWriter(from: lsn + 1) }
         condition.withLock {
             state.shippedLSN = lsn
             state.lastShippedAt = Date()

@@ -258,7 +258,8 @@ public final class StorageEngine: @unchecked Sendable {
 
     /// Deletes what the snapshot at `lsn`, just written and verified, makes unnecessary:
     /// older snapshots beyond the retention count, and the log segments that neither it nor
-    /// a kept older snapshot needs, nor a replicator that has not shipped them yet.
+    /// a kept older snapshot needs, nor a replicator that has not shipped them yet (one in
+    /// this process, ``ReplicationHooks``, or a sidecar's ``LogHoldFile``).
     ///
     /// Only snapshots at or below `lsn` are considered. A snapshot named with a higher LSN is
     /// not part of this log's history (a stray copy, or a damaged snapshot left above the head
@@ -272,8 +273,10 @@ public final class StorageEngine: @unchecked Sendable {
             let keptOlder = older.prefix(max(1, options.snapshotsRetained) - 1)
             let oldestKept = keptOlder.last?.1 ?? lsn
             for (name, _) in older.dropFirst(keptOlder.count) { try fileSystem.remove("\(directory)/\(name)") }
-            // A replicator's hold: a segment with a frame at or after it is not shipped yet.
-            let retainedFrom = replication.retainedFrom ?? .max
+            // A replicator's hold, in this process or in a sidecar's hold file: a segment with
+            // a frame at or after it is not shipped yet.
+            let retainedFrom = min(replication.retainedFrom ?? .max,
+                                   LogHoldFile.read(in: directory, fileSystem: fileSystem) ?? .max)
             let segments = names.compactMap { n in StoreFileNames.segmentLSN(n).map { (n, $0) } }.sorted { $0.1 < $1.1 }
             for (index, (name, _)) in segments.enumerated() where index + 1 < segments.count {
                 let successor = segments[index + 1].1
