@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataStorage", targets: ["StrataStorage"]),
         .library(name: "StrataModels", targets: ["StrataModels"]),
+        .library(name: "StrataEncryption", targets: ["StrataEncryption"]),
         .executable(name: "strata", targets: ["StrataInspector"]),
         .executable(name: "todo", targets: ["todo"]),
         .executable(name: "people", targets: ["people"]),
@@ -33,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.1"..<"604.0.0"),
+        // AES-GCM and HKDF for StrataEncryption (already resolved for postgres-nio).
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
     ],
     targets: [
         // Layer 1: Debian's liblz4-dev, wrapped by exactly one Swift file in StrataStorage.
@@ -54,6 +57,14 @@ let package = Package(
         .target(
             name: "Strata",
             dependencies: ["StrataStorage"],
+            swiftSettings: strictSettings
+        ),
+        // Encryption at rest (docs/FORMAT.md, "Encryption"): AES-GCM from swift-crypto behind
+        // the StoreCipher seam of StrataStorage, which (like Strata) stays free of it, since
+        // scripts/fuzz compiles those two by hand.
+        .target(
+            name: "StrataEncryption",
+            dependencies: ["Strata", "StrataStorage", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         // Layer 7: typed models. The macros run in the compiler (a host plugin on
@@ -93,6 +104,8 @@ let package = Package(
             name: "StrataStorageTests",
             dependencies: [
                 "StrataStorage", "StrataTestSupport", "StrataLockProbe",
+                // AES-GCM for the encrypted runs of the recovery sweeps (bit flip, torn tail, power loss).
+                "StrataEncryption", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings
@@ -110,6 +123,11 @@ let package = Package(
                 "Strata", "StrataStorage", "StrataTestSupport", "StrataFollowWriter",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StrataEncryptionTests",
+            dependencies: ["StrataEncryption", "Strata", "StrataStorage", "StrataTestSupport"],
             swiftSettings: strictSettings
         ),
         // Typed models: @Model classes, FetchDescriptor, #Predicate translation.

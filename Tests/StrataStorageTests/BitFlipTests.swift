@@ -6,7 +6,8 @@ import StrataTestSupport
 /// the last frame (a torn tail) is told apart from damage in the middle (corruption).
 @Suite struct BitFlipTests {
     /// A log of about 64 KiB, each transaction synced on its own (`.always`).
-    static func makeLog() throws -> (SimulatedFileSystem, String, [UInt8], [Int]) {
+    /// With `encrypted`, the same log encrypted (AES-GCM): the sweeps below run on both.
+    static func makeLog(encrypted: Bool = false) throws -> (SimulatedFileSystem, String, [UInt8], [Int]) {
         var rng = SplitMix64(seed: 5)
         var payloads: [[UInt8]] = []
         var total = 0
@@ -17,11 +18,11 @@ import StrataTestSupport
             total += size
         }
         let fs = SimulatedFileSystem()
-        try LogFixture.writeLog(fs, payloads: payloads)
+        try LogFixture.writeLog(fs, payloads: payloads, cipher: SweepCipher.cipher(encrypted))
         let path = try LogFixture.segmentPaths(fs)[0]
         let bytes = fs.contents(of: path)!
         var starts: [Int] = []
-        var offset = 32
+        var offset = SweepCipher.frameStart(encrypted)
         bytes.withUnsafeBytes { raw in
             while case .success(let header) = FrameCodec.decodeHeader(raw, at: offset, end: raw.count) {
                 starts.append(offset)
@@ -31,8 +32,9 @@ import StrataTestSupport
         return (fs, path, bytes, starts)
     }
 
-    @Test func everyBitOfEveryFrameIsDetectedAndClassified() throws {
-        let (_, path, bytes, starts) = try Self.makeLog()
+    @Test(arguments: [false, true])
+    func everyBitOfEveryFrameIsDetectedAndClassified(encrypted: Bool) throws {
+        let (_, path, bytes, starts) = try Self.makeLog(encrypted: encrypted)
         #expect(bytes.count >= 64 * 1024, "log is \(bytes.count) bytes")
         let name = String(path.split(separator: "/").last!)
         var middle = 0, tail = 0
@@ -44,7 +46,8 @@ import StrataTestSupport
                 var damaged = bytes
                 damaged[bit / 8] ^= 1 << UInt8(bit % 8)
                 // The frames before `start` are untouched, so the scan resumes at `start`.
-                let scan = SegmentScanner.scan(name: name, bytes: damaged, start: start, startLSN: UInt64(frame + 1))
+                let scan = SegmentScanner.scan(name: name, bytes: damaged, start: start, startLSN: UInt64(frame + 1),
+                                               cipher: SweepCipher.cipher(encrypted))
                 #expect(scan.records.isEmpty && scan.defect?.offset == start, "bit \(bit) not detected")
                 let verdict = SegmentVerdict(scan, isNewest: true, hasAnyFrame: { true })
                 if isLast {
@@ -60,13 +63,14 @@ import StrataTestSupport
                 }
             }
         }
-        print("log bit flips: \(middle + tail) (\(middle) in the middle, \(tail) in the tail), all detected")
+        print("log bit flips\(encrypted ? " (encrypted)" : ""): \(middle + tail) (\(middle) in the middle, \(tail) in the tail), all detected")
     }
 
     /// The same through a full open, for a sample of bits and every header bit: the store
     /// fails with `corrupted` naming the file, offset and last good LSN, or truncates a tail.
-    @Test func openReportsMiddleDamageAndChangesNothing() throws {
-        let (source, path, bytes, starts) = try Self.makeLog()
+    @Test(arguments: [false, true])
+    func openReportsMiddleDamageAndChangesNothing(encrypted: Bool) throws {
+        let (source, path, bytes, starts) = try Self.makeLog(encrypted: encrypted)
         let stride = testKnob("STRATA_BITFLIP_OPEN_STRIDE", default: 509)
         for bit in Swift.stride(from: 0, to: bytes.count * 8, by: stride) {
             let fs = source.processCrashImage()
@@ -75,7 +79,7 @@ import StrataTestSupport
             fs.setContents(of: path, to: damaged)
             let frame = starts.lastIndex { $0 * 8 <= bit }
             do {
-                let (_, state) = try StorageEngine.open(at: LogFixture.directory, options: LogFixture.options(fs))
+                let (_, state) = try StorageEngine.open(at: LogFixture.directory, options: LogFixture.options(fs, cipher: SweepCipher.cipher(encrypted)))
                 #expect(frame == starts.count - 1, "bit \(bit) in frame \(String(describing: frame)) opened")
                 #expect(state.records.count == starts.count - 1 && state.report.tornTail != nil)
             } catch let error as StorageError {

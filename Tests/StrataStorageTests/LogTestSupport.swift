@@ -1,4 +1,6 @@
 import Testing
+import Crypto
+import StrataEncryption
 import StrataTestSupport
 @testable import StrataStorage
 
@@ -8,8 +10,9 @@ enum LogFixture {
 
     static func options(_ fs: SimulatedFileSystem, durability: Durability = .always,
                         segmentSize: Int64 = 64 << 20, mode: RecoveryMode = .strict,
-                        readOnly: Bool = false) -> StorageOptions {
+                        readOnly: Bool = false, cipher: (any StoreCipher)? = nil) -> StorageOptions {
         var options = StorageOptions()
+        options.cipher = cipher
         options.fileSystem = fs
         options.durability = durability
         options.segmentSize = segmentSize
@@ -35,8 +38,9 @@ enum LogFixture {
     }
 
     /// Opens, appends every payload (kind = index % 5 + 1), and closes.
-    static func writeLog(_ fs: SimulatedFileSystem, payloads: [[UInt8]], segmentSize: Int64 = 64 << 20) throws {
-        let (engine, _) = try StorageEngine.open(at: directory, options: options(fs, segmentSize: segmentSize))
+    static func writeLog(_ fs: SimulatedFileSystem, payloads: [[UInt8]], segmentSize: Int64 = 64 << 20,
+                         cipher: (any StoreCipher)? = nil) throws {
+        let (engine, _) = try StorageEngine.open(at: directory, options: options(fs, segmentSize: segmentSize, cipher: cipher))
         for (i, payload) in payloads.enumerated() {
             _ = try engine.append(kind: UInt8(i % 5 + 1), payload: payload)
         }
@@ -54,5 +58,20 @@ enum LogFixture {
 
     static func segmentPaths(_ fs: SimulatedFileSystem) throws -> [String] {
         try fs.contentsOfDirectory(directory).filter { StoreFileNames.segmentLSN($0) != nil }.map { "\(directory)/\($0)" }
+    }
+}
+
+/// The cipher of the encrypted runs of the recovery sweeps: AES-256-GCM under a fixed key
+/// (`nil` for the plain runs), and where frames start in its segments.
+enum SweepCipher {
+    static let key = SymmetricKey(data: [UInt8](repeating: 0x5A, count: 32))
+
+    static func cipher(_ encrypted: Bool) -> (any StoreCipher)? {
+        encrypted ? AESGCMStoreCipher(key: key) : nil
+    }
+
+    /// The offset of a segment's first frame.
+    static func frameStart(_ encrypted: Bool) -> Int {
+        SegmentHeader.size + (encrypted ? EncryptionHeader.size : 0)
     }
 }

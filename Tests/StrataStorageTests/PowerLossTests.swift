@@ -15,10 +15,10 @@ import StrataTestSupport
     /// Runs a random workload of appends and checkpoints until it ends or the file system
     /// fails; returns what was attempted and how much of it was acknowledged.
     static func runWorkload(_ fs: SimulatedFileSystem, seed: UInt64, durability: Durability = .always,
-                            stopAtFirstError: Bool = true) -> Outcome {
+                            stopAtFirstError: Bool = true, cipher: (any StoreCipher)? = nil) -> Outcome {
         var rng = SplitMix64(seed: seed)
         var outcome = Outcome()
-        let options = LogFixture.options(fs, durability: durability, segmentSize: 1024 + Int64(rng.next() % 4096))
+        let options = LogFixture.options(fs, durability: durability, segmentSize: 1024 + Int64(rng.next() % 4096), cipher: cipher)
         guard let (engine, recovered) = try? StorageEngine.open(at: LogFixture.directory, options: options),
               let initial = try? PayloadListState.load(recovered) else { return outcome }
         outcome.attempted = initial
@@ -51,9 +51,9 @@ import StrataTestSupport
     /// With `failedSavesAbsent`, the append that threw (the process lived to see the error)
     /// must not be there either: the state is exactly the acknowledged transactions.
     static func checkRecovery(_ fs: SimulatedFileSystem, _ outcome: Outcome, context: String,
-                              failedSavesAbsent: Bool = false) {
+                              failedSavesAbsent: Bool = false, cipher: (any StoreCipher)? = nil) {
         do {
-            let (engine, recovered) = try StorageEngine.open(at: LogFixture.directory, options: LogFixture.options(fs))
+            let (engine, recovered) = try StorageEngine.open(at: LogFixture.directory, options: LogFixture.options(fs, cipher: cipher))
             let state = try PayloadListState.load(recovered)
             #expect(state.count >= outcome.acknowledged, "\(context): lost acknowledged transactions (\(state.count) < \(outcome.acknowledged))")
             if failedSavesAbsent {
@@ -62,25 +62,28 @@ import StrataTestSupport
             #expect(Array(outcome.attempted.prefix(state.count)) == state, "\(context): state is not a prefix of the history")
             _ = try engine.append(kind: 1, payload: [0xAB])
             try engine.close()
-            let (_, again) = try StorageEngine.open(at: LogFixture.directory, options: LogFixture.options(fs))
+            let (_, again) = try StorageEngine.open(at: LogFixture.directory, options: LogFixture.options(fs, cipher: cipher))
             #expect(try PayloadListState.load(again) == state + [[0xAB]], "\(context): append after recovery lost")
         } catch {
             Issue.record("\(context): recovery failed: \(error)")
         }
     }
 
-    @Test func powerLossAtEveryCrashPointKeepsAcknowledgedCommits() {
-        let points = testKnob("STRATA_CRASH_POINTS", default: 10_000)
+    /// The encrypted run takes its own knob, `STRATA_ENCRYPTED_CRASH_POINTS` (default 2,000).
+    @Test(arguments: [false, true])
+    func powerLossAtEveryCrashPointKeepsAcknowledgedCommits(encrypted: Bool) {
+        let points = encrypted ? testKnob("STRATA_ENCRYPTED_CRASH_POINTS", default: 2_000) : testKnob("STRATA_CRASH_POINTS", default: 10_000)
+        let cipher = SweepCipher.cipher(encrypted)
         let base = UInt64(testKnob("STRATA_SEED", default: 1))
         for point in 0..<points {
             let seed = base &+ UInt64(point)
             var rng = SplitMix64(seed: seed ^ 0xC0FFEE)
             let fs = SimulatedFileSystem()
             fs.crash(atCall: 1 + Int(rng.next() % 160))
-            let outcome = Self.runWorkload(fs, seed: seed)
-            Self.checkRecovery(fs.powerLossImage(seed: seed), outcome, context: "power loss, seed \(seed) (STRATA_SEED=\(seed) STRATA_CRASH_POINTS=1 replays it)")
+            let outcome = Self.runWorkload(fs, seed: seed, cipher: cipher)
+            Self.checkRecovery(fs.powerLossImage(seed: seed), outcome, context: "power loss\(encrypted ? " (encrypted)" : ""), seed \(seed) (STRATA_SEED=\(seed) STRATA_CRASH_POINTS=1 replays it)", cipher: cipher)
         }
-        print("power loss: \(points) crash points checked")
+        print("power loss\(encrypted ? " (encrypted)" : ""): \(points) crash points checked")
     }
 
     @Test func processCrashLosesNothingEvenWithoutSync() {
@@ -100,20 +103,22 @@ import StrataTestSupport
         }
     }
 
-    @Test func faultAtTheNthCallMakesTheStoreReadOnlyAndLosesNothing() {
+    @Test(arguments: [false, true])
+    func faultAtTheNthCallMakesTheStoreReadOnlyAndLosesNothing(encrypted: Bool) {
         let points = testKnob("STRATA_FAULT_POINTS", default: 600)
+        let cipher = SweepCipher.cipher(encrypted)
         for n in 1...points {
             let seed = UInt64(n)
             let fs = SimulatedFileSystem()
             fs.shortWrites = n % 3 == 0
             fs.injectFault(atCall: 1 + (n * 7) % 150, errno: n % 2 == 0 ? 28 /* ENOSPC */ : 5 /* EIO */)
-            let outcome = Self.runWorkload(fs, seed: seed)
+            let outcome = Self.runWorkload(fs, seed: seed, cipher: cipher)
             // After the fault the engine refuses writes until reopened; the one-shot fault is
             // gone, so the same disk must now reopen with every acknowledged commit.
-            Self.checkRecovery(fs.processCrashImage(), outcome, context: "fault at call \(1 + (n * 7) % 150), seed \(seed)", failedSavesAbsent: true)
-            Self.checkRecovery(fs.powerLossImage(seed: seed), outcome, context: "fault then power loss, seed \(seed)", failedSavesAbsent: true)
+            Self.checkRecovery(fs.processCrashImage(), outcome, context: "fault at call \(1 + (n * 7) % 150), seed \(seed)", failedSavesAbsent: true, cipher: cipher)
+            Self.checkRecovery(fs.powerLossImage(seed: seed), outcome, context: "fault then power loss, seed \(seed)", failedSavesAbsent: true, cipher: cipher)
             Self.checkRecovery(fs.processCrashImage().powerLossImage(seed: seed &+ 1), outcome,
-                               context: "fault, process crash, then power loss, seed \(seed)", failedSavesAbsent: true)
+                               context: "fault, process crash, then power loss, seed \(seed)", failedSavesAbsent: true, cipher: cipher)
         }
     }
 

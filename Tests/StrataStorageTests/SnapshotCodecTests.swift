@@ -22,10 +22,11 @@ import StrataTestSupport
         ]
     }
 
-    static func writeSnapshot(_ fs: SimulatedFileSystem, chunks: [[ColumnChunk]], metadata: [UInt8] = [1, 2, 3]) throws -> String {
+    static func writeSnapshot(_ fs: SimulatedFileSystem, chunks: [[ColumnChunk]], metadata: [UInt8] = [1, 2, 3],
+                              cipher: (any StoreCipher)? = nil) throws -> String {
         try fs.createDirectory("/s")
         let writer = try SnapshotWriter(fileSystem: fs, directory: "/s", lsn: 77, tables: [table],
-                                        metadata: metadata, createdAt: 5)
+                                        metadata: metadata, createdAt: 5, cipher: cipher)
         for c in chunks { try writer.append(table: 0, columns: c) }
         try writer.finish()
         return writer.finalName
@@ -67,10 +68,13 @@ import StrataTestSupport
 
     /// Every bit of a snapshot flipped in turn: the reader always reports corruption (when the
     /// flipped bit matters) and never crashes or returns different data.
-    @Test func everyBitFlipIsDetected() throws {
+    /// Also on an encrypted snapshot (AES-GCM chunks and footer).
+    @Test(arguments: [false, true])
+    func everyBitFlipIsDetected(encrypted: Bool) throws {
         let fs = SimulatedFileSystem()
+        let cipher = SweepCipher.cipher(encrypted)
         let chunks = [Self.chunk(rows: 60, seed: 1, nulls: true), Self.chunk(rows: 40, seed: 2, nulls: false)]
-        let name = try Self.writeSnapshot(fs, chunks: chunks)
+        let name = try Self.writeSnapshot(fs, chunks: chunks, cipher: cipher)
         let path = "/s/\(name)"
         let original = fs.contents(of: path)!
         var detected = 0
@@ -79,7 +83,7 @@ import StrataTestSupport
             damaged[bit / 8] ^= 1 << UInt8(bit % 8)
             fs.setContents(of: path, to: damaged)
             do {
-                let reader = try SnapshotReader(fileSystem: fs, directory: "/s", name: name)
+                let reader = try SnapshotReader(fileSystem: fs, directory: "/s", name: name, cipher: cipher)
                 try reader.verifyChecksums()
                 let read = try (0..<reader.chunks.count).map(reader.readChunk)
                 // Only bits no check covers may go unnoticed: the reserved header word.
@@ -91,7 +95,7 @@ import StrataTestSupport
         }
         fs.setContents(of: path, to: original)
         #expect(detected == original.count * 8)
-        print("snapshot bit flips: \(original.count * 8), detected: \(detected)")
+        print("snapshot bit flips\(encrypted ? " (encrypted)" : ""): \(original.count * 8), detected: \(detected)")
     }
 
     /// `verifyChecksums()` keeps the bytes it verified and `readChunk` decodes from them; a

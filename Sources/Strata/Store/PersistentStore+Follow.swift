@@ -87,7 +87,7 @@ extension PersistentStore {
         guard engine.isReadOnly else { return 0 }
         return try following.follower.withLock { slot throws -> Int in
             var follower = slot ?? LogFollower(fileSystem: options.storage.fileSystem, directory: directory,
-                                               lastLSN: currentVersion.lsn)
+                                               lastLSN: currentVersion.lsn, cipher: options.storage.cipher)
             defer { slot = follower }
             let start = currentVersion.lsn
             let poll = try follower.poll()
@@ -97,7 +97,7 @@ extension PersistentStore {
             if poll.needsReopen {
                 try reopenFromSnapshot()
                 follower = LogFollower(fileSystem: options.storage.fileSystem, directory: directory,
-                                       lastLSN: currentVersion.lsn)
+                                       lastLSN: currentVersion.lsn, cipher: options.storage.cipher)
             }
             return Int(currentVersion.lsn - start)
         }

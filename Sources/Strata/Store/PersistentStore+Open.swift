@@ -17,11 +17,16 @@ extension PersistentStore {
     ///   difference when one needs a custom stage, migration is off or the open is
     ///   read-only; `.schemaMismatch` when a new store is opened without a schema;
     ///   `StorageError` (`locked`, `corrupted`, `notAStore`, `unsupportedFormat`, `io`,
-    ///   `diskFull`).
+    ///   `diskFull`; for encryption `wrongKey`, `encryptionKeyRequired`, `notEncrypted`, and
+    ///   `invalidArgument` when persistent history is asked of an encrypted store).
     /// - Complexity: O(size of the snapshot + log replayed).
     public static func open(at directory: String, schema: Schema? = nil,
                             options: Options = Options()) throws -> PersistentStore {
         let validatedSchema = try schema?.validated()
+        if options.storage.cipher != nil && options.persistentHistory != nil {
+            // History segments hold entity and property names and row keys, unencrypted.
+            throw StorageError(.invalidArgument, "Persistent history is not encrypted yet: open an encrypted store without options.persistentHistory. Nothing was changed.", file: directory)
+        }
         let (engine, recovered) = try StorageEngine.open(at: directory, options: options.storage)
         do {
             let store = try load(directory: directory, schema: validatedSchema, options: options,

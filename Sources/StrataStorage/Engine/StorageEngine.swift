@@ -61,6 +61,7 @@ public final class StorageEngine: @unchecked Sendable {
     public static func open(at directory: String,
                             options: StorageOptions = StorageOptions()) throws -> (StorageEngine, RecoveredState) {
         let fs = options.fileSystem
+        try options.cipher?.checkUsable()
         try prepareDirectory(directory, options: options)
         var writerLock: (any FileLock)?
         if !options.readOnly {
@@ -93,8 +94,11 @@ public final class StorageEngine: @unchecked Sendable {
             report.readOnly = options.readOnly
             report.openedAt = Int64(Date().timeIntervalSince1970 * 1_000_000)
             let names = try WriteAheadLog.wrap("Listing the store") { try fs.contentsOfDirectory(directory) }
+            // Before anything is changed: a wrong key, or a key for a plain store (or none
+            // for an encrypted one), fails here and leaves every file as it was.
+            try StoreKeyCheck.verify(names: names, directory: directory, fileSystem: fs, cipher: options.cipher)
             if !options.readOnly {
-                for name in names where name.hasSuffix(".snap.tmp") {
+                for name in names where name.hasSuffix(".snap.tmp") || name.hasSuffix(".log.tmp") {
                     try WriteAheadLog.wrap("Removing unfinished snapshot \(name)") { try fs.remove("\(directory)/\(name)") }
                     report.removedFiles.append(name)
                 }
@@ -103,14 +107,14 @@ public final class StorageEngine: @unchecked Sendable {
             report.snapshotFile = snapshot?.name
             report.snapshotLSN = snapshot?.lsn ?? 0
             let recovery = LogRecovery(fileSystem: fs, directory: directory, mode: options.recoveryMode,
-                                       readOnly: options.readOnly)
+                                       readOnly: options.readOnly, cipher: options.cipher)
             let recovered = try recovery.recover(segments: names.filter { StoreFileNames.segmentLSN($0) != nil },
                                                  snapshotLSN: snapshot?.lsn ?? 0, report: &report)
             var log: WriteAheadLog?
             if !options.readOnly {
                 log = try WriteAheadLog(fileSystem: fs, directory: directory, durability: options.durability,
                                         segmentSize: options.segmentSize, lastLSN: recovered.lastLSN,
-                                        tail: recovered.tail)
+                                        tail: recovered.tail, cipher: options.cipher)
                 try? writeReport(report, directory: directory, fileSystem: fs)
             }
             let engine = StorageEngine(directory: directory, options: options, log: log,
@@ -226,7 +230,8 @@ public final class StorageEngine: @unchecked Sendable {
         do {
             let writer = try SnapshotWriter(fileSystem: fileSystem, directory: directory, lsn: lsn,
                                             tables: tables, metadata: metadata,
-                                            createdAt: Int64(Date().timeIntervalSince1970 * 1_000_000))
+                                            createdAt: Int64(Date().timeIntervalSince1970 * 1_000_000),
+                                            cipher: options.cipher)
             let size: Int64
             do {
                 try fill(writer)
@@ -249,7 +254,7 @@ public final class StorageEngine: @unchecked Sendable {
     /// Reads back the snapshot a checkpoint just made durable: its header, footer and every
     /// chunk's checksum. Nothing is trimmed on the strength of a snapshot that does not verify.
     private func verifyWrittenSnapshot(_ name: String, lsn: UInt64) throws {
-        let reader = try SnapshotReader(fileSystem: fileSystem, directory: directory, name: name)
+        let reader = try SnapshotReader(fileSystem: fileSystem, directory: directory, name: name, cipher: options.cipher)
         guard reader.lsn == lsn else {
             throw StorageError(.corrupted, "The snapshot \(name) just written reads back as LSN \(reader.lsn), not \(lsn); the log was not trimmed.", file: "\(directory)/\(name)", offset: 0)
         }
@@ -354,7 +359,7 @@ public final class StorageEngine: @unchecked Sendable {
         for (name, nameLSN) in snapshots {
             let reader: SnapshotReader
             do {
-                reader = try SnapshotReader(fileSystem: fileSystem, directory: directory, name: name)
+                reader = try SnapshotReader(fileSystem: fileSystem, directory: directory, name: name, cipher: options.cipher)
                 guard reader.lsn == nameLSN else {
                     throw StorageError(.corrupted, "Snapshot \(name) holds the state at LSN \(reader.lsn), not at the LSN its name says.", file: "\(directory)/\(name)", offset: 0)
                 }

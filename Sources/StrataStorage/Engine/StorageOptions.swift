@@ -16,6 +16,12 @@ public struct StorageOptions: Sendable {
     /// The file system seam; tests substitute a simulated one. Default ``PosixFileSystem``.
     public var fileSystem: any FileSystem = PosixFileSystem()
 
+    /// Encrypts every log frame and snapshot chunk with this cipher (`docs/FORMAT.md`,
+    /// "Encryption"); `nil`, the default, writes plain files. `StrataEncryption` sets it
+    /// through `PersistentStore.Options.encryptionKey`. A store is either encrypted or not:
+    /// opening it with the wrong choice, or the wrong key, fails and changes nothing.
+    public var cipher: (any StoreCipher)?
+
     /// The defaults.
     public init() {}
 }

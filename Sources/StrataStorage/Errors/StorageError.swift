@@ -38,6 +38,12 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         public static let closed = Code(rawValue: "closed")
         /// An argument is outside what the operation accepts.
         public static let invalidArgument = Code(rawValue: "invalidArgument")
+        /// The encryption key given is not the one the store was encrypted with.
+        public static let wrongKey = Code(rawValue: "wrongKey")
+        /// The store is encrypted and no encryption key was given.
+        public static let encryptionKeyRequired = Code(rawValue: "encryptionKeyRequired")
+        /// An encryption key was given for a store that is not encrypted.
+        public static let notEncrypted = Code(rawValue: "notEncrypted")
     }
 
     /// What kind of failure this is.

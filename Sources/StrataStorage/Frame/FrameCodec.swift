@@ -115,9 +115,13 @@ public enum FrameCodec {
         func u64(_ at: Int) -> UInt64 { base.loadUnaligned(fromByteOffset: at, as: UInt64.self).littleEndian }
         guard u32(0) == FrameHeader.magic else { return .failure(.badMagic) }
         let flags = base[5]
-        guard flags & ~FrameHeader.compressedFlag == 0 else { return .failure(.badHeader("unknown flags")) }
+        guard flags & ~(FrameHeader.compressedFlag | FrameHeader.encryptedFlag) == 0 else { return .failure(.badHeader("unknown flags")) }
         guard base[6] == 0, base[7] == 0 else { return .failure(.badHeader("reserved bytes set")) }
-        let stored = Int(u32(8)), raw = Int(u32(12))
+        let encrypted = flags & FrameHeader.encryptedFlag != 0
+        let storedOnDisk = Int(u32(8)), raw = Int(u32(12))
+        guard !encrypted || storedOnDisk >= EncryptionHeader.tagLength else { return .failure(.badHeader("encrypted payload shorter than its tag")) }
+        // The bounds below are on the (compressed) payload, without the encryption tag.
+        let stored = encrypted ? storedOnDisk - EncryptionHeader.tagLength : storedOnDisk
         let compressed = flags & FrameHeader.compressedFlag != 0
         guard raw <= FormatLimits.maximumFramePayload else { return .failure(.badHeader("payload length above limit")) }
         if compressed {
@@ -130,11 +134,11 @@ public enum FrameCodec {
         } else {
             guard stored == raw else { return .failure(.badHeader("stored and raw lengths differ")) }
         }
-        let header = FrameHeader(kind: base[4], isCompressed: compressed, storedLength: stored,
+        let header = FrameHeader(kind: base[4], isCompressed: compressed, storedLength: storedOnDisk,
                                  rawLength: raw, lsn: u64(16),
                                  timestamp: Int64(bitPattern: u64(24)), syncedLSN: u64(32),
-                                 salt: u32(40), checksum: u32(44))
-        guard end - offset - FrameHeader.size >= stored else { return .failure(.truncated) }
+                                 salt: u32(40), checksum: u32(44), isEncrypted: encrypted)
+        guard end - offset - FrameHeader.size >= storedOnDisk else { return .failure(.truncated) }
         return .success(header)
     }
 
@@ -149,10 +153,26 @@ public enum FrameCodec {
     }
 
     /// The frame's payload, decompressed when needed. Call after ``verifyChecksum(_:at:header:)``.
+    ///
+    /// With `cipher` (the segment's), the frame must be encrypted and authenticate under its
+    /// LSN and header fields; without one, it must not be encrypted.
     public static func payload(_ bytes: UnsafeRawBufferPointer, at offset: Int,
-                               header: FrameHeader) -> Result<[UInt8], FrameDefect> {
+                               header: FrameHeader, cipher: (any FileCipher)? = nil) -> Result<[UInt8], FrameDefect> {
         let start = offset + FrameHeader.size
         let stored = UnsafeRawBufferPointer(rebasing: bytes[start..<start + header.storedLength])
+        guard header.isEncrypted == (cipher != nil) else { return .failure(.encryptionMismatch) }
+        if let cipher {
+            let associated = Array(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 44]))
+            guard let opened = cipher.open(stored, nonce: header.lsn, associatedData: associated) else {
+                return .failure(.authenticationFailed)
+            }
+            return opened.withUnsafeBytes { inflate($0, header: header) }
+        }
+        return inflate(stored, header: header)
+    }
+
+    /// The plain payload from its stored (decrypted) form.
+    private static func inflate(_ stored: UnsafeRawBufferPointer, header: FrameHeader) -> Result<[UInt8], FrameDefect> {
         if !header.isCompressed { return .success(Array(stored)) }
         guard let raw = LZ4.decompress(stored, originalSize: header.rawLength) else {
             return .failure(.badCompression)
@@ -160,15 +180,35 @@ public enum FrameCodec {
         return .success(raw)
     }
 
+    /// The complete encrypted frame for `prepared`: the header (with the encrypted flag and
+    /// the tag in its stored length), then the payload sealed by `cipher` with the LSN as
+    /// nonce and the header's first 44 bytes as associated data; the checksum covers the
+    /// ciphertext, so recovery tells torn writes from damage exactly as for plain frames.
+    static func sealEncrypted(_ prepared: PreparedPayload, kind: UInt8, lsn: UInt64, timestamp: Int64,
+                              syncedLSN: UInt64, salt: UInt32, cipher: any FileCipher) -> [UInt8] {
+        var header = FrameHeader(kind: kind, isCompressed: prepared.isCompressed,
+                                 storedLength: prepared.stored.count + EncryptionHeader.tagLength,
+                                 rawLength: prepared.rawLength, lsn: lsn, timestamp: timestamp,
+                                 syncedLSN: syncedLSN, salt: salt, checksum: 0, isEncrypted: true)
+        var bytes = header.encodedPrefix()
+        let sealed = prepared.stored.withUnsafeBytes { cipher.seal($0, nonce: lsn, associatedData: bytes) }
+        var crc = sealed.withUnsafeBytes { CRC32C.update(CRC32C.initial, $0) }
+        crc = bytes.withUnsafeBytes { CRC32C.update(crc, $0) }
+        header.checksum = CRC32C.finalize(crc)
+        withUnsafeBytes(of: header.checksum.littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: sealed)
+        return bytes
+    }
+
     /// Decodes one whole frame at `offset`: header, checksum, salt and payload.
     public static func decode(_ bytes: UnsafeRawBufferPointer, at offset: Int, end: Int,
-                              expectedSalt: UInt32?) -> Result<(FrameHeader, [UInt8]), FrameDefect> {
+                              expectedSalt: UInt32?, cipher: (any FileCipher)? = nil) -> Result<(FrameHeader, [UInt8]), FrameDefect> {
         switch decodeHeader(bytes, at: offset, end: end) {
         case .failure(let defect): return .failure(defect)
         case .success(let header):
             guard verifyChecksum(bytes, at: offset, header: header) else { return .failure(.checksumMismatch) }
             if let expectedSalt, header.salt != expectedSalt { return .failure(.saltMismatch) }
-            return payload(bytes, at: offset, header: header).map { (header, $0) }
+            return payload(bytes, at: offset, header: header, cipher: cipher).map { (header, $0) }
         }
     }
 }

@@ -7,6 +7,9 @@ public struct FrameHeader: Sendable, Hashable {
 
     /// Flag bit: the payload is one LZ4 block.
     static let compressedFlag: UInt8 = 0x01
+    /// Flag bit: the stored payload is sealed by the segment's ``FileCipher`` (ciphertext
+    /// then a 16-byte tag; see `docs/FORMAT.md`, "Encryption").
+    static let encryptedFlag: UInt8 = 0x02
 
     /// What the frame carries, defined by the layer above (save, batch update, …).
     public var kind: UInt8
@@ -28,6 +31,12 @@ public struct FrameHeader: Sendable, Hashable {
     /// CRC-32C of the stored payload followed by the first 44 header bytes.
     public var checksum: UInt32
 
+    /// Whether the stored payload is encrypted (compressed first, when compressed).
+    public var isEncrypted = false
+
+    /// Bytes of the (possibly compressed) payload before encryption.
+    var sealedPayloadLength: Int { isEncrypted ? storedLength - EncryptionHeader.tagLength : storedLength }
+
     /// Total bytes on disk: header plus stored payload.
     public var frameLength: Int { FrameHeader.size + storedLength }
 
@@ -36,7 +45,7 @@ public struct FrameHeader: Sendable, Hashable {
         var w = ByteWriter(capacity: FrameHeader.size)
         w.write(FrameHeader.magic)
         w.write(kind)
-        w.write(isCompressed ? FrameHeader.compressedFlag : 0)
+        w.write((isCompressed ? FrameHeader.compressedFlag : 0) | (isEncrypted ? FrameHeader.encryptedFlag : 0))
         w.write(UInt16(0))
         w.write(UInt32(storedLength))
         w.write(UInt32(rawLength))
@@ -64,6 +73,12 @@ public enum FrameDefect: Error, Sendable, Hashable, CustomStringConvertible {
     case saltMismatch
     /// The payload does not decompress to the declared size.
     case badCompression
+    /// The checksum matches but the encrypted payload does not authenticate: the frame was
+    /// altered (or moved, or replayed) by something that also fixed its checksum.
+    case authenticationFailed
+    /// The frame's encryption does not match its segment's (a plain frame in an encrypted
+    /// segment, or the reverse).
+    case encryptionMismatch
 
     /// A short explanation for error messages.
     public var description: String {
@@ -75,6 +90,8 @@ public enum FrameDefect: Error, Sendable, Hashable, CustomStringConvertible {
         case .checksumMismatch: return "frame checksum mismatch"
         case .saltMismatch: return "frame from another log generation (salt mismatch)"
         case .badCompression: return "frame payload does not decompress to its declared size"
+        case .authenticationFailed: return "encrypted frame does not authenticate (altered, moved or replayed)"
+        case .encryptionMismatch: return "frame encryption does not match its segment's"
         }
     }
 }

@@ -32,9 +32,14 @@ public struct LogFollower: Sendable {
         var firstLSN: UInt64
         var salt: UInt32?
         var offset: Int64
+        /// Where the segment's first frame starts (known once its header was read).
+        var frameStart = Int64(SegmentHeader.size)
+        /// An encrypted segment's file cipher.
+        var fileCipher: (any FileCipher)?
     }
 
     private let fileSystem: any FileSystem
+    private let cipher: (any StoreCipher)?
     /// The store directory.
     public let directory: String
     /// The LSN of the last transaction returned (or recovered by the open it follows on from).
@@ -43,7 +48,10 @@ public struct LogFollower: Sendable {
 
     /// A follower that continues after `lastLSN`, the last transaction the open that made
     /// the caller's state recovered.
-    public init(fileSystem: any FileSystem = PosixFileSystem(), directory: String, lastLSN: UInt64) {
+    /// `cipher` is the store's, for an encrypted store.
+    public init(fileSystem: any FileSystem = PosixFileSystem(), directory: String, lastLSN: UInt64,
+                cipher: (any StoreCipher)? = nil) {
+        self.cipher = cipher
         self.fileSystem = fileSystem
         self.directory = directory
         self.lastLSN = lastLSN
@@ -53,7 +61,8 @@ public struct LogFollower: Sendable {
     ///
     /// - Throws: ``StorageError`` `io` when the directory or a segment cannot be read (a
     ///   missing segment is not an error: it sets ``Poll/needsReopen``), `unsupportedFormat`
-    ///   for a segment of a newer major format version.
+    ///   for a segment of a newer major format version; `wrongKey`, `encryptionKeyRequired`
+    ///   or `notEncrypted` when a segment's encryption does not match the follower's cipher.
     /// - Complexity: O(bytes appended since the last call) plus one directory listing per
     ///   segment crossed.
     public mutating func poll() throws -> Poll {
@@ -122,10 +131,19 @@ public struct LogFollower: Sendable {
                 // The writer creates a segment and then writes its header: until the header
                 // is whole, there is nothing to read yet.
                 guard size >= Int64(SegmentHeader.size) else { return .readAll }
-                switch SegmentHeader.decode(try handle.read(count: SegmentHeader.size, at: 0)) {
+                switch SegmentHeader.decode(try handle.read(count: SegmentHeader.size + EncryptionHeader.size, at: 0)) {
                 case .success(let header):
                     guard header.firstLSN == position.firstLSN else { return .shrunk }
+                    switch (header.encryption, cipher) {
+                    case (nil, nil): break
+                    case (nil, _?): throw StorageError.notEncrypted(file: path)
+                    case (_?, nil): throw StorageError.keyRequired(file: path)
+                    case (let encryption?, let cipher?):
+                        position.fileCipher = try encryption.fileCipher(cipher, kind: .logSegment, path: path)
+                    }
                     position.salt = header.salt
+                    position.frameStart = Int64(header.frameStart)
+                    position.offset = max(position.offset, position.frameStart)
                 case .failure(.newerMajorVersion(let major)):
                     return .newerFormat(major)
                 case .failure:
@@ -139,11 +157,12 @@ public struct LogFollower: Sendable {
         var offset = 0
         // Frames are consecutive from the segment's first LSN; a mid-segment position was
         // left right after the last frame returned.
-        var expected = position.offset == Int64(SegmentHeader.size) ? position.firstLSN : lastLSN + 1
+        var expected = position.offset == position.frameStart ? position.firstLSN : lastLSN + 1
         bytes.withUnsafeBytes { raw in
             while offset < raw.count {
                 guard case .success(let (frame, payload)) = FrameCodec.decode(raw, at: offset, end: raw.count,
-                                                                              expectedSalt: position.salt) else { break }
+                                                                              expectedSalt: position.salt,
+                                                                              cipher: position.fileCipher) else { break }
                 // Anything else is not a frame of this log generation yet.
                 if frame.lsn != expected || frame.lsn > lastLSN + 1 { break }
                 if frame.lsn == lastLSN + 1 {

@@ -52,7 +52,19 @@ extension FrameCodec {
     /// Seals `prepared` into the log's pending batch: the same frame bytes as sealing into a
     /// byte array, without copying a large payload.
     static func seal(_ prepared: PreparedPayload, kind: UInt8, lsn: UInt64, timestamp: Int64,
-                     syncedLSN: UInt64, salt: UInt32, into batch: inout PendingBatch) {
+                     syncedLSN: UInt64, salt: UInt32, cipher: (any FileCipher)? = nil,
+                     into batch: inout PendingBatch) {
+        if let cipher {
+            // Encryption copies the payload anyway: the sealed frame is one piece.
+            let frame = sealEncrypted(prepared, kind: kind, lsn: lsn, timestamp: timestamp,
+                                      syncedLSN: syncedLSN, salt: salt, cipher: cipher)
+            if frame.count >= PendingBatch.largePayload {
+                batch.append(header: [], sharedPayload: frame)
+            } else {
+                batch.appendCopied { $0.append(contentsOf: frame) }
+            }
+            return
+        }
         guard prepared.stored.count >= PendingBatch.largePayload else {
             batch.appendCopied { seal(prepared, kind: kind, lsn: lsn, timestamp: timestamp, syncedLSN: syncedLSN, salt: salt, into: &$0) }
             return

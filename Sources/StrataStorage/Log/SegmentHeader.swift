@@ -10,6 +10,15 @@ struct SegmentHeader: Sendable, Hashable {
     var salt: UInt32
     /// The LSN of the segment's first frame (also in the file name).
     var firstLSN: UInt64
+    /// For an encrypted segment, the 32 bytes that follow the plain header: the log
+    /// generation's 128-bit salt and the key check (`docs/FORMAT.md`, "Encryption").
+    var encryption: EncryptionHeader?
+
+    /// Flag bit in the header's flags word (bytes 24–27): an ``EncryptionHeader`` follows.
+    static let encryptedFlag: UInt32 = 1
+
+    /// Where the first frame starts: after the 32-byte header, and its encryption header.
+    var frameStart: Int { SegmentHeader.size + (encryption == nil ? 0 : EncryptionHeader.size) }
 
     func encoded() -> [UInt8] {
         var w = ByteWriter(capacity: SegmentHeader.size)
@@ -18,9 +27,9 @@ struct SegmentHeader: Sendable, Hashable {
         w.write(minorVersion)
         w.write(salt)
         w.write(firstLSN)
-        w.write(UInt32(0))
+        w.write(encryption == nil ? UInt32(0) : SegmentHeader.encryptedFlag)
         w.write(CRC32C.checksum(w.bytes))
-        return w.bytes
+        return w.bytes + (encryption?.encoded() ?? [])
     }
 
     /// Why a segment header is unusable.
@@ -36,11 +45,18 @@ struct SegmentHeader: Sendable, Hashable {
         do {
             let major = try r.readUInt16(), minor = try r.readUInt16()
             let salt = try r.readUInt32(), first = try r.readUInt64()
-            _ = try r.readUInt32()
+            let flags = try r.readUInt32()
             let crc = try r.readUInt32()
             guard CRC32C.checksum(Array(bytes[0..<28])) == crc else { return .failure(.checksumMismatch) }
             guard major <= FormatVersion.major else { return .failure(.newerMajorVersion(major)) }
-            return .success(SegmentHeader(majorVersion: major, minorVersion: minor, salt: salt, firstLSN: first))
+            var encryption: EncryptionHeader?
+            if flags & SegmentHeader.encryptedFlag != 0 {
+                guard bytes.count >= size + EncryptionHeader.size else { return .failure(.truncated) }
+                guard let decoded = EncryptionHeader.decode(bytes[size...]) else { return .failure(.checksumMismatch) }
+                encryption = decoded
+            }
+            return .success(SegmentHeader(majorVersion: major, minorVersion: minor, salt: salt, firstLSN: first,
+                                          encryption: encryption))
         } catch {
             return .failure(.truncated)
         }

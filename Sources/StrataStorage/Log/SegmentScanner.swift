@@ -27,6 +27,9 @@ struct SegmentScan: Sendable {
     var searchCutShort: Bool = false
     /// Bytes checksummed by the search after the defect (for tests).
     var searchChecksummedBytes: Int = 0
+    /// Whether the defect is a whole frame whose checksum matches but whose encryption does
+    /// not verify (or does not match the segment's): never a torn write, always damage.
+    var defectFailsAuthentication: Bool = false
 
     /// The LSN of the last valid frame, or `nil` when there is none.
     var lastLSN: UInt64? { records.last?.lsn }
@@ -42,7 +45,13 @@ enum SegmentScanner {
     /// - Complexity: O(n) in the segment's size.
     /// `start` and `startLSN` resume a scan at a known frame boundary (the frames before it
     /// were already read); by default the scan starts after the header.
-    static func scan(name: String, bytes: [UInt8], start: Int? = nil, startLSN: UInt64? = nil) -> SegmentScan {
+    ///
+    /// `cipher` is the store's: an encrypted segment's frames are decrypted with the file
+    /// cipher it derives from the segment's salt (a segment whose encryption does not match
+    /// the store's is reported as a defect at offset 0; `StoreKeyCheck` has already refused
+    /// a wrong key or a missing one before any scan).
+    static func scan(name: String, bytes: [UInt8], start: Int? = nil, startLSN: UInt64? = nil,
+                     cipher: (any StoreCipher)? = nil) -> SegmentScan {
         var scan = SegmentScan(name: name, header: nil, validEnd: 0, fileSize: bytes.count)
         switch SegmentHeader.decode(bytes) {
         case .failure(let defect):
@@ -53,13 +62,30 @@ enum SegmentScanner {
             scan.header = header
         }
         let header = scan.header!
-        var offset = start ?? SegmentHeader.size
+        var fileCipher: (any FileCipher)?
+        switch (header.encryption, cipher) {
+        case (nil, nil): break
+        case (let encryption?, let cipher?):
+            let file = cipher.fileCipher(salt: encryption.salt, kind: .logSegment)
+            guard file.keyCheck == encryption.keyCheck else {
+                scan.defect = (0, "segment encrypted with another key")
+                scan.defectFailsAuthentication = true
+                return scan
+            }
+            fileCipher = file
+        default:
+            scan.defect = (0, header.encryption == nil ? "plain segment in an encrypted store" : "encrypted segment in a plain store")
+            scan.defectFailsAuthentication = true
+            return scan
+        }
+        var offset = start ?? header.frameStart
         var expected = startLSN ?? header.firstLSN
         bytes.withUnsafeBytes { raw in
             while offset < bytes.count {
-                switch FrameCodec.decode(raw, at: offset, end: bytes.count, expectedSalt: header.salt) {
+                switch FrameCodec.decode(raw, at: offset, end: bytes.count, expectedSalt: header.salt, cipher: fileCipher) {
                 case .failure(let defect):
                     scan.defect = (offset, defect.description)
+                    scan.defectFailsAuthentication = defect == .authenticationFailed || defect == .encryptionMismatch
                 case .success(let (frame, payload)):
                     if frame.lsn != expected {
                         scan.defect = (offset, "LSN \(frame.lsn) where \(expected) was expected")
@@ -183,7 +209,11 @@ enum SegmentVerdict: Equatable {
     /// durable-LSN marker says was on stable storage in this log generation, if it says anything.
     init(_ scan: SegmentScan, isNewest: Bool, durableLSN: UInt64? = nil, hasAnyFrame: () -> Bool) {
         guard let defect = scan.defect else { self = .clean; return }
-        if isNewest && scan.header == nil {
+        if scan.defectFailsAuthentication {
+            // Its checksum matched: not a torn write but bytes rewritten by something that
+            // fixed the checksum too (or a frame moved or replayed from elsewhere).
+            self = .corrupted(offset: defect.offset, reason: defect.reason)
+        } else if isNewest && scan.header == nil {
             if let durableLSN, let first = StoreFileNames.segmentLSN(scan.name), durableLSN >= first {
                 // Not a segment whose creation was cut short: frames in it had been synced.
                 self = .corrupted(offset: 0, reason: defect.reason + ", in a segment whose transactions the durable-LSN marker shows had been synced (up to LSN \(durableLSN))")

@@ -14,6 +14,8 @@ final class WriteAheadLog: @unchecked Sendable {
         var firstLSN: UInt64
         /// The offset up to which the segment is known to be on stable storage.
         var durableEnd: Int64
+        /// Bytes of header before the first frame.
+        var headerLength: Int64
     }
 
     let fileSystem: any FileSystem
@@ -21,6 +23,12 @@ final class WriteAheadLog: @unchecked Sendable {
     let durability: Durability
     let segmentSize: Int64
     let salt: UInt32
+    /// For an encrypted store: this log generation's encryption header (a fresh 128-bit salt
+    /// at every open) and the file cipher derived from it, which seals every frame written
+    /// in this generation. LSNs never repeat within a generation (a failed write makes the
+    /// log read-only until the store is reopened, and every open starts a new generation),
+    /// so no nonce repeats under one file key.
+    let encryption: (header: EncryptionHeader, cipher: any FileCipher)?
 
     private let condition = NSCondition()
     private var segment: Segment
@@ -42,7 +50,8 @@ final class WriteAheadLog: @unchecked Sendable {
     /// Opens the log for appending after recovery. `tail` is the segment to continue in;
     /// without one, a new segment starting at `lastLSN + 1` is created with a new salt.
     init(fileSystem: any FileSystem, directory: String, durability: Durability,
-         segmentSize: Int64, lastLSN: UInt64, tail: (name: String, salt: UInt32, end: Int64)?) throws {
+         segmentSize: Int64, lastLSN: UInt64, tail: (name: String, salt: UInt32, end: Int64)?,
+         cipher: (any StoreCipher)? = nil) throws {
         self.fileSystem = fileSystem
         self.directory = directory
         self.durability = durability
@@ -51,7 +60,8 @@ final class WriteAheadLog: @unchecked Sendable {
         pendingLastLSN = lastLSN
         writtenLSN = lastLSN
         durableLSN = lastLSN
-        if let tail {
+        encryption = cipher.map { EncryptionHeader.new($0, kind: .logSegment) }
+        if let tail, encryption == nil {
             salt = tail.salt
             let handle = try Self.wrap("Opening log segment \(tail.name)") {
                 let file = try fileSystem.open("\(directory)/\(tail.name)", mode: .readWrite)
@@ -61,11 +71,26 @@ final class WriteAheadLog: @unchecked Sendable {
                 return file
             }
             segment = Segment(name: tail.name, handle: handle, end: tail.end,
-                              firstLSN: StoreFileNames.segmentLSN(tail.name) ?? lastLSN + 1, durableEnd: tail.end)
+                              firstLSN: StoreFileNames.segmentLSN(tail.name) ?? lastLSN + 1, durableEnd: tail.end,
+                              headerLength: Int64(SegmentHeader.size))
         } else {
+            // An encrypted store never appends to the tail it recovered: recovery may have cut
+            // a torn frame whose LSN the next save takes again, and sealing other bytes under
+            // the same LSN (the nonce) and the same file key would break AES-GCM. A new segment
+            // with the new generation's salt starts instead; an empty tail of the same name
+            // (no frame in it) is replaced.
+            if let tail {
+                // As above: new frames will claim that what recovery read is synced.
+                try Self.wrap("Syncing log segment \(tail.name)") {
+                    let file = try fileSystem.open("\(directory)/\(tail.name)", mode: .readWrite)
+                    defer { try? file.close() }
+                    try file.sync()
+                }
+            }
             salt = UInt32.random(in: 1...UInt32.max)
             segment = try Self.createSegment(fileSystem: fileSystem, directory: directory,
-                                             firstLSN: lastLSN + 1, salt: salt)
+                                             firstLSN: lastLSN + 1, salt: salt, encryption: encryption?.header,
+                                             replacing: tail.map { StoreFileNames.segmentLSN($0.name) == lastLSN + 1 } ?? false)
         }
         let generation = salt
         marker = try Self.wrap("Writing the durable-LSN marker") {
@@ -112,7 +137,7 @@ final class WriteAheadLog: @unchecked Sendable {
         let lsn = nextLSN
         nextLSN += 1
         FrameCodec.seal(prepared, kind: kind, lsn: lsn, timestamp: timestamp,
-                        syncedLSN: durableLSN, salt: salt, into: &pending)
+                        syncedLSN: durableLSN, salt: salt, cipher: encryption?.cipher, into: &pending)
         pendingLastLSN = lsn
         return lsn
     }
@@ -147,7 +172,7 @@ final class WriteAheadLog: @unchecked Sendable {
         if !pending.isEmpty || durableLSN < writtenLSN { flushLocked(forceSync: true) }
         if let failure { throw failure }
         let last = writtenLSN
-        if segment.firstLSN == last + 1 && segment.end == Int64(SegmentHeader.size) {
+        if segment.firstLSN == last + 1 && segment.end == segment.headerLength {
             // The current segment is new and empty (an automatic rotation just happened):
             // every frame up to `last` is already in older, synced segments.
             bytesSinceCheckpoint = 0
@@ -282,7 +307,7 @@ final class WriteAheadLog: @unchecked Sendable {
             try? marker.write(firstLSN - 1)
             try? marker.sync()
             return .success(try Self.createSegment(fileSystem: fileSystem, directory: directory,
-                                                   firstLSN: firstLSN, salt: salt))
+                                                   firstLSN: firstLSN, salt: salt, encryption: encryption?.header))
         } catch let error as StorageError {
             return .failure(error)
         } catch {
@@ -340,18 +365,26 @@ final class WriteAheadLog: @unchecked Sendable {
 
     // MARK: - Files
 
+    /// Creates the segment starting at `firstLSN`, header synced and its name made durable.
+    ///
+    /// With `replacing`, a segment of that name exists and holds no frame: the new one is
+    /// written as `<name>.tmp` and renamed over it, so a crash leaves one or the other.
     static func createSegment(fileSystem: any FileSystem, directory: String, firstLSN: UInt64,
-                              salt: UInt32) throws -> Segment {
+                              salt: UInt32, encryption: EncryptionHeader? = nil,
+                              replacing: Bool = false) throws -> Segment {
         let name = StoreFileNames.segment(firstLSN: firstLSN)
         let path = "\(directory)/\(name)"
         return try wrap("Creating log segment \(name)") {
-            let handle = try fileSystem.open(path, mode: .createNew)
-            let header = SegmentHeader(salt: salt, firstLSN: firstLSN).encoded()
+            let created = replacing ? path + ".tmp" : path
+            if replacing && fileSystem.exists(created) { try fileSystem.remove(created) }
+            let handle = try fileSystem.open(created, mode: .createNew)
+            let header = SegmentHeader(salt: salt, firstLSN: firstLSN, encryption: encryption).encoded()
             try handle.writeAll(header, at: 0)
             try handle.sync()
+            if replacing { try fileSystem.rename(created, to: path) }
             try fileSystem.syncDirectory(directory)
             return Segment(name: name, handle: handle, end: Int64(header.count), firstLSN: firstLSN,
-                           durableEnd: Int64(header.count))
+                           durableEnd: Int64(header.count), headerLength: Int64(header.count))
         }
     }
 

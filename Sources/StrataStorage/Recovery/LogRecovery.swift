@@ -17,6 +17,8 @@ struct LogRecovery {
     let directory: String
     let mode: RecoveryMode
     let readOnly: Bool
+    /// The store's cipher, for an encrypted store.
+    var cipher: (any StoreCipher)? = nil
 
     func path(_ name: String) -> String { "\(directory)/\(name)" }
 
@@ -45,7 +47,7 @@ struct LogRecovery {
             let bytes = try WriteAheadLog.wrap("Reading log segment \(name)") {
                 try handle.read(count: Int(try handle.size()), at: 0)
             }
-            let scan = SegmentScanner.scan(name: name, bytes: bytes)
+            let scan = SegmentScanner.scan(name: name, bytes: bytes, cipher: cipher)
             if case .newerMajorVersion(let major)? = scan.headerDefect {
                 throw StorageError(.unsupportedFormat, "\(name) was written in format version \(major); this build of Strata reads version \(FormatVersion.major) and older. Open the store with a newer Strata.", file: path(name))
             }

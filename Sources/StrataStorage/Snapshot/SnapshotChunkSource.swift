@@ -50,7 +50,9 @@ public final class SnapshotChunkSource: Sendable {
     static func decodeVerified(_ bytes: UnsafeRawBufferPointer, _ info: SnapshotChunkInfo, _ index: Int,
                                table: TableDescriptor, name: String, path: String) throws -> [ColumnChunk] {
         let compressed = bytes[20] & SnapshotLayout.compressedFlag != 0
-        let stored = UnsafeRawBufferPointer(rebasing: bytes[SnapshotLayout.chunkHeaderSize...])
+        // An encrypted chunk was decrypted in place at open: plaintext, then the unused tag.
+        let tag = bytes[20] & SnapshotLayout.encryptedFlag != 0 ? EncryptionHeader.tagLength : 0
+        let stored = UnsafeRawBufferPointer(rebasing: bytes[SnapshotLayout.chunkHeaderSize..<bytes.count - tag])
         func decodeColumns(_ raw: UnsafeRawBufferPointer) throws -> [ColumnChunk] {
             do {
                 return try ColumnCodec.decode(raw, table: table, rows: info.rowCount)

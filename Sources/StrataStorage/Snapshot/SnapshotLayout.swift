@@ -10,6 +10,12 @@ enum SnapshotLayout {
     static let chunkHeaderSize = 28
     static let trailerSize = 24
     static let compressedFlag: UInt8 = 1
+    /// Chunk flag: the stored bytes are sealed (ciphertext then a 16-byte tag).
+    static let encryptedFlag: UInt8 = 2
+    /// File flag (header bytes 12–15): an ``EncryptionHeader`` follows the 40-byte header.
+    static let encryptedFileFlag: UInt32 = 1
+    /// The nonce that seals the footer (chunk numbers, the other nonces, stay far below it).
+    static let footerNonce = UInt64.max
 }
 
 /// Where one chunk of a snapshot is and what it holds.

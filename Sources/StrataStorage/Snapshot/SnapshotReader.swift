@@ -27,18 +27,29 @@ public final class SnapshotReader: Sendable {
     private let path: String
     /// Set by ``verifyChecksums()``; ``readChunk(_:)`` decodes from it instead of the file.
     private let verifiedImage = Locked<VerifiedImage?>(nil)
+    /// For an encrypted snapshot, its file cipher (the key already checked).
+    private let fileCipher: (any FileCipher)?
+
+    /// Whether the snapshot is encrypted.
+    public var isEncrypted: Bool { fileCipher != nil }
 
     /// Opens `directory/name` and reads its header and footer.
     ///
     /// - Throws: ``StorageError/Code/corrupted`` naming the offset of the first bad byte range
     ///   (or of the first chunk past the memory budget of `docs/FORMAT.md` section 5.6);
     ///   ``StorageError/Code/unsupportedFormat`` for a newer major version.
-    public convenience init(fileSystem: any FileSystem, directory: String, name: String) throws {
-        try self.init(fileSystem: fileSystem, directory: directory, name: name, budget: .standard)
+    ///   An encrypted snapshot needs the store's `cipher`: without it the error is
+    ///   ``StorageError/Code/encryptionKeyRequired``, with another key
+    ///   ``StorageError/Code/wrongKey``; a plain one opened with a cipher is
+    ///   ``StorageError/Code/notEncrypted``.
+    public convenience init(fileSystem: any FileSystem, directory: String, name: String,
+                            cipher: (any StoreCipher)? = nil) throws {
+        try self.init(fileSystem: fileSystem, directory: directory, name: name, budget: .standard, cipher: cipher)
     }
 
     /// Opens `directory/name` with the memory budget `budget` (tests use a small one).
-    init(fileSystem: any FileSystem, directory: String, name: String, budget: SnapshotDecodeBudget) throws {
+    init(fileSystem: any FileSystem, directory: String, name: String, budget: SnapshotDecodeBudget,
+         cipher: (any StoreCipher)? = nil) throws {
         let path = "\(directory)/\(name)"
         func corrupt(_ offset: Int64, _ reason: String) -> StorageError {
             StorageError(.corrupted, "Snapshot \(name) is damaged (\(reason)) at byte \(offset). Strata will fall back to an older snapshot when one is kept; otherwise restore from a backup.", file: path, offset: offset)
@@ -55,13 +66,24 @@ public final class SnapshotReader: Sendable {
         var r = ByteReader(header)
         guard Array(try r.readBytes(8)) == SnapshotLayout.headerMagic else { throw corrupt(0, "bad magic number") }
         let major = try r.readUInt16(), minor = try r.readUInt16()
-        _ = try r.readUInt32()
+        let fileFlags = try r.readUInt32()
         let snapshotLSN = try r.readUInt64()
         let created = try r.readInt64()
         _ = try r.readUInt32()
         guard CRC32C.checksum(Array(header[0..<36])) == (try r.readUInt32()) else { throw corrupt(0, "header checksum mismatch") }
         guard major <= FormatVersion.major else {
             throw StorageError(.unsupportedFormat, "Snapshot \(name) was written in format version \(major); this build of Strata reads version \(FormatVersion.major) and older. Open the store with a newer Strata.", file: path)
+        }
+        var dataStart = Int64(SnapshotLayout.headerSize)
+        var fileCipher: (any FileCipher)?
+        if fileFlags & SnapshotLayout.encryptedFileFlag != 0 {
+            let extra = try reading { try file.read(count: EncryptionHeader.size, at: dataStart) }
+            guard let encryption = EncryptionHeader.decode(extra[...]) else { throw corrupt(dataStart, "encryption header checksum mismatch") }
+            guard let cipher else { throw StorageError.keyRequired(file: path) }
+            fileCipher = try encryption.fileCipher(cipher, kind: .snapshot, path: path)
+            dataStart += Int64(EncryptionHeader.size)
+        } else if cipher != nil {
+            throw StorageError.notEncrypted(file: path)
         }
         let trailerOffset = size - Int64(SnapshotLayout.trailerSize)
         let trailer = try reading { try file.read(count: SnapshotLayout.trailerSize, at: trailerOffset) }
@@ -70,16 +92,23 @@ public final class SnapshotReader: Sendable {
         let indexLength = Int(try t.readUInt32())
         let indexCRC = try t.readUInt32()
         guard Array(try t.readBytes(8)) == SnapshotLayout.trailerMagic else { throw corrupt(trailerOffset, "bad trailer (unfinished or cut file)") }
-        guard indexLength <= FormatLimits.maximumFooterSize, indexOffset >= Int64(SnapshotLayout.headerSize),
+        guard indexLength <= FormatLimits.maximumFooterSize, indexOffset >= dataStart,
               indexOffset <= trailerOffset,
               indexOffset + Int64(indexLength) == trailerOffset else {
             throw corrupt(trailerOffset, "impossible footer bounds")
         }
-        let index = try reading { try file.read(count: indexLength, at: indexOffset) }
+        var index = try reading { try file.read(count: indexLength, at: indexOffset) }
         guard index.count == indexLength, CRC32C.checksum(index) == indexCRC else { throw corrupt(indexOffset, "footer checksum mismatch") }
+        if let fileCipher {
+            let associated = Array(header[0..<36])
+            guard let opened = index.withUnsafeBytes({ fileCipher.open($0, nonce: SnapshotLayout.footerNonce, associatedData: associated) }) else {
+                throw corrupt(indexOffset, "encrypted footer does not authenticate")
+            }
+            index = opened
+        }
         let decoded: SnapshotFooter.Decoded
         do {
-            decoded = try SnapshotFooter.decode(index, dataStart: Int64(SnapshotLayout.headerSize), dataEnd: indexOffset)
+            decoded = try SnapshotFooter.decode(index, dataStart: dataStart, dataEnd: indexOffset)
         } catch {
             throw corrupt(indexOffset, "footer: \(error)")
         }
@@ -102,6 +131,7 @@ public final class SnapshotReader: Sendable {
         metadata = decoded.metadata
         tables = decoded.tables
         chunks = decoded.chunks
+        self.fileCipher = fileCipher
     }
 
     /// Reads, verifies and decodes chunk number `index` (into ``chunks``).
@@ -122,8 +152,25 @@ public final class SnapshotReader: Sendable {
                 try decode(UnsafeRawBufferPointer(rebasing: all[start..<start + info.length]), info, index, verified: true)
             }
         }
-        let bytes = try readRange(count: info.length, at: info.offset)
-        return try bytes.withUnsafeBytes { try decode($0, info, index, verified: false) }
+        var bytes = try readRange(count: info.length, at: info.offset)
+        _ = try bytes.withUnsafeBytes { try checkStored($0, info) }
+        try decryptInPlace(&bytes, from: 0, info, index)
+        return try bytes.withUnsafeBytes { try decode($0, info, index, verified: true) }
+    }
+
+    /// For an encrypted snapshot, replaces chunk `index`'s sealed bytes (at `from` in `bytes`,
+    /// already checked) with its plaintext, leaving the 16 tag bytes after it as they were.
+    ///
+    /// - Throws: ``StorageError/Code/corrupted`` when the chunk does not authenticate.
+    private func decryptInPlace(_ bytes: inout [UInt8], from: Int, _ info: SnapshotChunkInfo, _ index: Int) throws {
+        guard let fileCipher else { return }
+        let headerEnd = from + SnapshotLayout.chunkHeaderSize
+        let associated = Array(bytes[from..<from + 24])
+        let opened = bytes.withUnsafeBytes {
+            fileCipher.open(UnsafeRawBufferPointer(rebasing: $0[headerEnd..<from + info.length]), nonce: UInt64(index), associatedData: associated)
+        }
+        guard let opened else { throw corrupt(info, "encrypted chunk #\(index) does not authenticate") }
+        bytes.replaceSubrange(headerEnd..<headerEnd + opened.count, with: opened)
     }
 
     /// Checks every chunk's header and checksum without decoding the columns, reading the
@@ -138,7 +185,7 @@ public final class SnapshotReader: Sendable {
     public func verifyChecksums() throws {
         guard let first = chunks.first, let last = chunks.last else { return }
         let start = first.offset, end = last.offset + Int64(last.length)
-        let bytes = try readRange(count: Int(end - start), at: start)
+        var bytes = try readRange(count: Int(end - start), at: start)
         guard bytes.count == Int(end - start) else {
             throw corrupt(last, "file cut short: \(bytes.count) of the \(end - start) chunk bytes the index lists")
         }
@@ -146,6 +193,12 @@ public final class SnapshotReader: Sendable {
             for info in chunks {
                 let from = Int(info.offset - start)
                 _ = try checkStored(UnsafeRawBufferPointer(rebasing: all[from..<from + info.length]), info)
+            }
+        }
+        if fileCipher != nil {
+            // Every chunk authenticates at open, like every checksum; the image keeps plaintext.
+            for (number, info) in chunks.enumerated() {
+                try decryptInPlace(&bytes, from: Int(info.offset - start), info, number)
             }
         }
         verifiedImage.withLock { $0 = VerifiedImage(start: start, bytes: bytes) }
@@ -176,13 +229,17 @@ public final class SnapshotReader: Sendable {
               Int(u32(8)) == info.rowCount else { throw corrupt(info, "chunk header does not match the index") }
         let storedLength = Int(u32(12)), rawLength = Int(u32(16))
         let flags = bytes[20]
+        let encrypted = fileCipher != nil
+        let expectedFlags = encrypted ? SnapshotLayout.encryptedFlag : 0
         guard storedLength == info.length - SnapshotLayout.chunkHeaderSize, rawLength == info.rawLength,
-              flags & ~SnapshotLayout.compressedFlag == 0 else { throw corrupt(info, "impossible chunk lengths") }
+              flags & ~SnapshotLayout.compressedFlag == expectedFlags,
+              !encrypted || storedLength >= EncryptionHeader.tagLength else { throw corrupt(info, "impossible chunk lengths") }
         var check = CRC32C.update(CRC32C.initial, UnsafeRawBufferPointer(rebasing: bytes[SnapshotLayout.chunkHeaderSize...]))
         check = CRC32C.update(check, UnsafeRawBufferPointer(rebasing: bytes[0..<24]))
         guard CRC32C.finalize(check) == u32(24) else { throw corrupt(info, "chunk checksum mismatch") }
-        if flags == 0 && storedLength != rawLength { throw corrupt(info, "impossible chunk lengths") }
-        return flags != 0
+        let compressed = flags & SnapshotLayout.compressedFlag != 0
+        if !compressed && storedLength - (encrypted ? EncryptionHeader.tagLength : 0) != rawLength { throw corrupt(info, "impossible chunk lengths") }
+        return compressed
     }
 
     /// Decompresses (straight from `bytes`) and decodes one stored chunk, header included.

@@ -30,20 +30,27 @@ public final class SnapshotWriter {
     private let budget: SnapshotDecodeBudget
     /// What the chunks appended so far decode to, by ``SnapshotDecodeBudget/decodedSize(_:rows:rawLength:)``.
     private var decodedSize: Int64 = 0
+    /// For an encrypted snapshot, the file cipher derived from its fresh salt.
+    private let fileCipher: (any FileCipher)?
+    /// The header's first 36 bytes: the footer's associated data when encrypted.
+    private let headerFields: [UInt8]
 
     /// Starts a snapshot of `tables` at `lsn`. `metadata` is opaque bytes for the layer
     /// above (its schema, counters), stored in the footer.
     ///
     /// - Throws: ``StorageError`` when the temporary file cannot be created.
     public convenience init(fileSystem: any FileSystem, directory: String, lsn: UInt64,
-                            tables: [TableDescriptor], metadata: [UInt8], createdAt: Int64) throws {
+                            tables: [TableDescriptor], metadata: [UInt8], createdAt: Int64,
+                            cipher: (any StoreCipher)? = nil) throws {
         try self.init(fileSystem: fileSystem, directory: directory, lsn: lsn, tables: tables,
-                      metadata: metadata, createdAt: createdAt, budget: .standard)
+                      metadata: metadata, createdAt: createdAt, budget: .standard, cipher: cipher)
     }
 
-    /// Starts a snapshot that keeps within `budget` (tests use a small one).
+    /// Starts a snapshot that keeps within `budget` (tests use a small one). With `cipher`,
+    /// every chunk and the footer are sealed under a file key from a fresh random salt.
     init(fileSystem: any FileSystem, directory: String, lsn: UInt64, tables: [TableDescriptor],
-         metadata: [UInt8], createdAt: Int64, budget: SnapshotDecodeBudget) throws {
+         metadata: [UInt8], createdAt: Int64, budget: SnapshotDecodeBudget,
+         cipher: (any StoreCipher)? = nil) throws {
         self.budget = budget
         self.fileSystem = fileSystem
         self.directory = directory
@@ -57,14 +64,18 @@ public final class SnapshotWriter {
         handle = try WriteAheadLog.wrap("Creating snapshot \(temporaryName)") {
             try fileSystem.open(path, mode: .createNew)
         }
+        let encryption = cipher.map { EncryptionHeader.new($0, kind: .snapshot) }
+        fileCipher = encryption?.1
         buffer.write(SnapshotLayout.headerMagic)
         buffer.write(FormatVersion.major)
         buffer.write(FormatVersion.minor)
-        buffer.write(UInt32(0))
+        buffer.write(encryption == nil ? UInt32(0) : SnapshotLayout.encryptedFileFlag)
         buffer.write(lsn)
         buffer.write(createdAt)
         buffer.write(UInt32(0))
+        headerFields = buffer.bytes
         buffer.write(CRC32C.checksum(buffer.bytes))
+        if let encryption { buffer.write(encryption.0.encoded()) }
     }
 
     /// Appends one chunk of rows of table number `table`; every column must have the same
@@ -99,14 +110,21 @@ public final class SnapshotWriter {
             }
         }
         decodedSize += chunkDecodedSize
+        if fileCipher != nil { flags |= SnapshotLayout.encryptedFlag }
         var header = ByteWriter(capacity: SnapshotLayout.chunkHeaderSize)
         header.write(SnapshotLayout.chunkMagic)
         header.write(UInt32(table))
         header.write(UInt32(rows))
-        header.write(UInt32(stored.count))
+        header.write(UInt32(stored.count + (fileCipher == nil ? 0 : EncryptionHeader.tagLength)))
         header.write(UInt32(raw.count))
         header.write(flags)
         header.write([0, 0, 0] as [UInt8])
+        if let fileCipher {
+            // Compressed first, then sealed: the chunk's number is the nonce, its header
+            // (table, rows, lengths, flags) the associated data.
+            let associated = header.bytes
+            stored = stored.withUnsafeBytes { fileCipher.seal($0, nonce: UInt64(chunks.count), associatedData: associated) }
+        }
         var crc = stored.withUnsafeBytes { CRC32C.update(CRC32C.initial, $0) }
         crc = header.bytes.withUnsafeBytes { CRC32C.update(crc, $0) }
         header.write(CRC32C.finalize(crc))
@@ -129,11 +147,16 @@ public final class SnapshotWriter {
         finished = true
         var index = ByteWriter(capacity: 4096)
         SnapshotFooter.encode(metadata: metadata, tables: tables, chunks: chunks, into: &index)
+        var footer = index.bytes
+        if let fileCipher {
+            // The footer holds the schema and per-column minimum and maximum values.
+            footer = footer.withUnsafeBytes { fileCipher.seal($0, nonce: SnapshotLayout.footerNonce, associatedData: headerFields) }
+        }
         let indexOffset = offset + Int64(buffer.count)
-        buffer.write(index.bytes)
+        buffer.write(footer)
         buffer.write(UInt64(indexOffset))
-        buffer.write(UInt32(index.count))
-        buffer.write(CRC32C.checksum(index.bytes))
+        buffer.write(UInt32(footer.count))
+        buffer.write(CRC32C.checksum(footer))
         buffer.write(SnapshotLayout.trailerMagic)
         try flushBuffer()
         try WriteAheadLog.wrap("Writing snapshot \(finalName)") {

@@ -1,0 +1,126 @@
+/// The seam through which a store encrypts its files (`docs/FORMAT.md`, "Encryption").
+///
+/// The storage layer holds no cipher of its own: `StrataEncryption` provides AES-GCM
+/// (`PersistentStore.Options.encryptionKey`), and tests may provide another. A store cipher
+/// holds the master key; for every file it derives a ``FileCipher`` from that file's random
+/// salt, so that one key never sees the same nonce twice (the nonce is the frame's LSN or the
+/// chunk's number, unique within one file key).
+public protocol StoreCipher: Sendable {
+    /// The cipher of one file: its key derived from the master key, `salt` (the
+    /// ``EncryptionHeader/saltLength`` random bytes in the file's header) and `kind`.
+    func fileCipher(salt: [UInt8], kind: EncryptedFileKind) -> any FileCipher
+
+    /// Checks the cipher's configuration (such as its key's length) before a store opens.
+    ///
+    /// - Throws: a ``StorageError`` saying what to change.
+    func checkUsable() throws
+}
+
+extension StoreCipher {
+    /// Accepts any configuration.
+    public func checkUsable() throws {}
+}
+
+/// The kinds of file a store encrypts; part of each file key's derivation, so a log key is
+/// never a snapshot key.
+public enum EncryptedFileKind: String, Sendable, Hashable {
+    /// A log segment, `wal-<LSN>.log`.
+    case logSegment = "strata log segment"
+    /// A snapshot, `snapshot-<LSN>.snap`.
+    case snapshot = "strata snapshot"
+}
+
+/// Seals and opens the payloads of one file with an authenticated cipher.
+public protocol FileCipher: Sendable {
+    /// ``EncryptionHeader/keyCheckLength`` bytes that depend on the master key and the
+    /// file's salt only; stored in the file's header so that a wrong key is told apart from
+    /// damage (`wrongKey`, not `corrupted`) before anything is decrypted.
+    var keyCheck: [UInt8] { get }
+
+    /// Encrypts `plaintext`; returns the ciphertext followed by a
+    /// ``EncryptionHeader/tagLength``-byte authentication tag.
+    ///
+    /// - Parameters:
+    ///   - nonce: unique within this file key (an LSN, a chunk number).
+    ///   - associatedData: bytes authenticated but not encrypted (the header fields).
+    func seal(_ plaintext: UnsafeRawBufferPointer, nonce: UInt64, associatedData: [UInt8]) -> [UInt8]
+
+    /// Decrypts what ``seal(_:nonce:associatedData:)`` returned; `nil` when the bytes, the
+    /// nonce or the associated data are not those it was sealed with.
+    func open(_ sealed: UnsafeRawBufferPointer, nonce: UInt64, associatedData: [UInt8]) -> [UInt8]?
+}
+
+/// The 32 bytes an encrypted log segment or snapshot carries after its plain header: the
+/// file's salt, its key check and their CRC-32C.
+public struct EncryptionHeader: Sendable, Hashable {
+    /// Bytes of random salt per file.
+    public static let saltLength = 16
+    /// Bytes of key check.
+    public static let keyCheckLength = 12
+    /// Bytes of authentication tag after each sealed payload.
+    public static let tagLength = 16
+    /// Encoded size.
+    public static let size = 32
+
+    /// The file's random salt.
+    public var salt: [UInt8]
+    /// The file cipher's ``FileCipher/keyCheck``.
+    public var keyCheck: [UInt8]
+
+    /// A fresh random salt.
+    public static func randomSalt() -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<saltLength).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+
+    /// The header of a new file encrypted by `cipher`, with a fresh salt, and its file cipher.
+    static func new(_ cipher: any StoreCipher, kind: EncryptedFileKind) -> (EncryptionHeader, any FileCipher) {
+        let salt = randomSalt()
+        let file = cipher.fileCipher(salt: salt, kind: kind)
+        return (EncryptionHeader(salt: salt, keyCheck: file.keyCheck), file)
+    }
+
+    /// The 32 bytes on disk.
+    func encoded() -> [UInt8] {
+        var bytes = salt + keyCheck
+        bytes += withUnsafeBytes(of: CRC32C.checksum(bytes).littleEndian, Array.init)
+        return bytes
+    }
+
+    /// Decodes the 32 bytes at the start of `bytes`; `nil` when too short or the checksum fails.
+    static func decode(_ bytes: ArraySlice<UInt8>) -> EncryptionHeader? {
+        guard bytes.count >= size else { return nil }
+        let base = bytes.startIndex
+        let body = Array(bytes[base..<base + 28])
+        let stored = bytes[base + 28..<base + 32].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+        guard CRC32C.checksum(body) == stored else { return nil }
+        return EncryptionHeader(salt: Array(body[0..<saltLength]), keyCheck: Array(body[saltLength..<28]))
+    }
+
+    /// The file cipher for this header, after checking that `cipher` holds the key the file
+    /// was written with.
+    ///
+    /// - Throws: ``StorageError/Code/wrongKey``.
+    func fileCipher(_ cipher: any StoreCipher, kind: EncryptedFileKind, path: String) throws -> any FileCipher {
+        let file = cipher.fileCipher(salt: salt, kind: kind)
+        guard file.keyCheck == keyCheck else { throw StorageError.wrongKey(file: path) }
+        return file
+    }
+}
+
+extension StorageError {
+    /// The `wrongKey` error for the file at `path`.
+    static func wrongKey(file path: String) -> StorageError {
+        StorageError(.wrongKey, "The encryption key does not open \(path): the store was encrypted with another key. Open it with the key it was written with (nothing was changed).", file: path)
+    }
+
+    /// The `encryptionKeyRequired` error for the encrypted file at `path`.
+    static func keyRequired(file path: String) -> StorageError {
+        StorageError(.encryptionKeyRequired, "\(path) is encrypted; open the store with its encryption key (PersistentStore.Options.encryptionKey, from the StrataEncryption product). Nothing was changed.", file: path)
+    }
+
+    /// The `notEncrypted` error for the plain file at `path`.
+    static func notEncrypted(file path: String) -> StorageError {
+        StorageError(.notEncrypted, "\(path) is not encrypted, but an encryption key was given. Open the store without a key, or point at the encrypted store the key belongs to. Nothing was changed.", file: path)
+    }
+}
