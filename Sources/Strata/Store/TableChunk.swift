@@ -1,5 +1,4 @@
 internal import StrataStorage
-import Synchronization
 
 /// An immutable run of rows of one entity, sorted by primary key: one ``ColumnChunk`` per
 /// column (primary key, row version, attributes, to-one foreign keys).
@@ -18,7 +17,7 @@ final class TableChunk: Sendable {
     let lastKey: Int64
     /// The decoded columns, set once: at init for a chunk built in memory, at first read for
     /// one loaded from a snapshot.
-    let decoded = AtomicLazyReference<DecodedColumns>()
+    let decoded = DecodedColumnsSlot()
     /// Where an undecoded chunk's columns come from; `nil` for a chunk built in memory.
     let pending: PendingDecode?
     /// Per-column statistics computed on first use by queries (see `ChunkSkipper`); a chunk
@@ -27,7 +26,7 @@ final class TableChunk: Sendable {
 
     init(columns: [ColumnChunk]) {
         let box = DecodedColumns(columns)
-        _ = decoded.storeIfNil(box)
+        decoded.storeIfNil(box)
         pending = nil
         statisticsCache = Locked([:])
         count = columns[EntityLayout.primaryKeyColumn].count

@@ -7,8 +7,9 @@ public import Observation
 /// property through it, so faulting, uniquing, change tracking and validation are the
 /// managed object's, exactly as in the untyped API.
 public struct ModelBacking {
-    /// The managed object, once inserted or fetched.
-    var object: ManagedObject?
+    /// The managed object, once inserted or fetched (usable from inlinable code, so that
+    /// ``PersistentModel/persistentModelID`` reads it without a copy of the backing).
+    @usableFromInline var object: ManagedObject?
     /// Values set before insertion (`nil` once attached, and until a first set).
     var detached: DetachedValues?
 

@@ -73,11 +73,14 @@ extension PersistentModel {
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     /// The object's permanent ID, or `nil` before it is inserted into a context.
-    public var persistentModelID: ObjectID? { _$backing.object?.objectID }
+    ///
+    /// Inlinable, so that it is specialized for the model's class where it is read: through
+    /// the protocol, each read copied the whole backing (two retains and two releases).
+    @inlinable public var persistentModelID: ObjectID? { _$backing.object?.objectID }
 
     /// The managed object behind this model, or `nil` before it is inserted: the untyped
     /// view of the same object (reading or changing it is reading or changing this model).
-    public var managedObject: ManagedObject? { _$backing.object }
+    @inlinable public var managedObject: ManagedObject? { _$backing.object }
 
     /// The context the object belongs to, or `nil` before it is inserted (or once the
     /// context is gone).
