@@ -129,7 +129,7 @@ extension TableIndex {
                 }
                 continue
             }
-            for i in 0..<leaf.count {
+            for i in firstPosition(in: leaf, notBelow: range)..<leaf.count {
                 let value = leaf.first(at: i)
                 if range.isBelow(value) { continue }
                 if range.isAbove(value) { return }

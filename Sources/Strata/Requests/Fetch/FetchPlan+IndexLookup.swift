@@ -239,12 +239,13 @@ extension FetchPlan {
 
 extension TableIndex {
     /// The number of entries whose first value is in `range`.
-    /// - Complexity: O(log n + leaves in the range).
+    /// - Complexity: O(log n + leaves in the range) (O(leaf size) more when the index holds
+    ///   doubles, whose edge leaves are walked).
     func count(in range: PredicateRange) -> Int {
         guard !leaves.isEmpty else { return 0 }
         let (low, high) = leafBounds(of: range)
         guard low <= high else { return 0 }
-        func admitted(_ leaf: IndexLeaf) -> Int { (0..<leaf.count).reduce(0) { $0 + (range.admits(leaf.first(at: $1)) ? 1 : 0) } }
+        func admitted(_ leaf: IndexLeaf) -> Int { self.admitted(in: leaf, range: range) }
         if low == high { return admitted(leaves[low]) }
         // The two edge leaves counted entry by entry, the ones between whole.
         var total = admitted(leaves[low]) + admitted(leaves[high])
