@@ -79,6 +79,10 @@ extension FetchPlan {
             if best == nil || lookup.estimate < best!.estimate { best = lookup }
         }
         guard let best else { return IndexChoice() }
+        guard !skipper.constraints.isEmpty else {
+            // No statistics to consult: a scan reads every chunk.
+            return IndexChoice(candidate: best, scannedRows: table.rowCount, scannedChunks: table.chunks.count, compiled: filter != nil)
+        }
         var choice = IndexChoice(candidate: best, scannedRows: 0)
         for chunk in table.chunks where !skipper.canSkip(chunk) {
             choice.scannedRows! += chunk.count
@@ -210,17 +214,29 @@ extension FetchPlan {
             let keys = candidates(lookup, in: table)
             var items: [FetchItem] = []
             items.reserveCapacity(keys.count)
-            // Candidates ascend, so the chunk only moves forward.
-            var c = 0, rowStart = 0
+            // Candidates ascend, so the chunk only moves forward: to the next one, or by a
+            // binary search on the chunks' last keys (a few candidates far apart must not
+            // read every chunk between them). A chunk's keys are read once it holds one.
+            var c = 0, rowStart = 0, loaded = -1
             let chunks = table.chunks
-            var chunkKeys = chunks.first?.primaryKeys ?? []
+            var chunkKeys: [Int64] = []
             for key in keys {
-                while c < chunks.count, chunks[c].lastKey < key {
+                if c < chunks.count, chunks[c].lastKey < key {
                     c += 1
+                    if c < chunks.count, chunks[c].lastKey < key {
+                        var high = chunks.count
+                        while c < high {
+                            let mid = (c + high) / 2
+                            if chunks[mid].lastKey < key { c = mid + 1 } else { high = mid }
+                        }
+                    }
                     rowStart = 0
-                    if c < chunks.count { chunkKeys = chunks[c].primaryKeys }
                 }
                 guard c < chunks.count else { break }
+                if loaded != c {
+                    chunkKeys = chunks[c].primaryKeys
+                    loaded = c
+                }
                 var low = rowStart, high = chunkKeys.count
                 while low < high {
                     let mid = (low + high) / 2
