@@ -14,7 +14,15 @@ extension FetchPlan {
         /// Whether the predicate is exactly the lookup's constraint, so every candidate
         /// matches and none needs checking (see ``isCovered(by:)``).
         var covered: Bool
+        /// The keys at the points in index order, when the planner read them while
+        /// estimating (few enough, see ``pointKeysLimit``): the candidates need no second
+        /// search of the index.
+        var pointKeys: [Int64]? = nil
     }
+
+    /// Up to how many entries at a lookup's points the planner reads while estimating, so
+    /// that a point lookup (such as `email == %@` on a unique index) searches the index once.
+    static let pointKeysLimit = 64
 
     /// The planner's decision: the lookup it would use (when an index serves the predicate),
     /// whether it uses it, and the rows a scan would read instead.
@@ -71,7 +79,15 @@ extension FetchPlan {
             var lookup = IndexLookup(index: index, property: property, points: points[name], range: range,
                                      prefix: points[name] == nil ? prefixes[name] : nil, estimate: 0, covered: false)
             if let values = lookup.points {
-                lookup.estimate = values.reduce(0) { total, value in total + index.count(in: PredicateRange(lower: value, upper: value)) }
+                // A few points with few entries each: read their keys now, once.
+                var keys: [Int64]? = values.count <= Self.pointKeysLimit ? [] : nil
+                for value in values where keys != nil {
+                    let range = PredicateRange(lower: value, upper: value)
+                    if let found = index.keys(in: range, limit: Self.pointKeysLimit - keys!.count) { keys! += found } else { keys = nil }
+                }
+                lookup.pointKeys = keys
+                lookup.estimate = keys?.count
+                    ?? values.reduce(0) { total, value in total + index.count(in: PredicateRange(lower: value, upper: value)) }
             } else {
                 lookup.estimate = index.count(in: range)
             }
@@ -174,7 +190,9 @@ extension FetchPlan {
     func candidates(_ lookup: IndexLookup, in table: borrowing EntityTable) -> [Int64] {
         var keys: [Int64] = []
         keys.reserveCapacity(lookup.estimate)
-        if let points = lookup.points {
+        if let found = lookup.pointKeys {
+            keys = found
+        } else if let points = lookup.points {
             for point in points { lookup.index.forEach(in: PredicateRange(lower: point, upper: point)) { keys.append($0) } }
         } else {
             lookup.index.forEach(in: lookup.range) { keys.append($0) }
