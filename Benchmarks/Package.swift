@@ -5,6 +5,13 @@
 
 import PackageDescription
 
+// STRATA_MACRO_PLUGIN=PATH: as in Strata's Package.swift, expand the models' macros with a
+// plugin already built (a debug build's `StrataMacros-tool`), so a release build of the
+// benchmarks does not compile swift-syntax (over 45 minutes on a busy 2-core machine).
+let macroPluginFlags: [SwiftSetting] = Context.environment["STRATA_MACRO_PLUGIN"].flatMap {
+    $0.isEmpty ? nil : [.unsafeFlags(["-load-plugin-executable", "\($0)#StrataMacros"])]
+} ?? []
+
 let package = Package(
     name: "StrataBenchmarks",
     platforms: [.macOS(.v15)],
@@ -22,7 +29,7 @@ let package = Package(
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),
                 .enableUpcomingFeature("InternalImportsByDefault"),
-            ]
+            ] + macroPluginFlags
         ),
         .executableTarget(
             name: "strata-bench",

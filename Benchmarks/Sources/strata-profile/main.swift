@@ -13,7 +13,9 @@
 // (all N items by createdAt as faults, reading `name`), and the typed API's typed-insert N and
 // typed-sorted-fetch N (the same work through `@Model` objects); indexed-open N (the to-do
 // store with indexes on createdAt and name), indexed-age-ids N (the first fetch after open,
-// which builds the index, then a second) and indexed-sorted-fetch N; observe N and history N print
+// which builds the index, then a second) and indexed-sorted-fetch N; unique-email-lookup N (1,000
+// point lookups by unique email over N people, after one that builds the index) and upsert N
+// (N ÷ 10 rows by email, half new); observe N and history N print
 // figures of their own (fetched-results controller latency; persistent history's costs). Their stores are built, checkpointed
 // and reopened before the profiled call, so setup shows up outside `profiled…`.
 import Foundation
@@ -25,7 +27,7 @@ let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
     FileHandle.standardError.write(Data(("usage: strata-profile insert|saves|snapshot-load|append|open|batch-insert|"
         + "batch-update|batch-delete|predicate-count|predicate-ids|sorted-fetch|typed-insert|typed-sorted-fetch|"
-        + "indexed-open|indexed-age-ids|indexed-sorted-fetch|observe|history COUNT\n").utf8))
+        + "indexed-open|indexed-age-ids|indexed-sorted-fetch|unique-email-lookup|upsert|observe|history COUNT\n").utf8))
     exit(2)
 }
 let root = FileManager.default.temporaryDirectory
@@ -387,6 +389,10 @@ case "typed-sorted-fetch":
     let characters = try timed { try profiledTypedSortedFetch(store) }
     precondition(characters > 0)
     try store.close()
+case "unique-email-lookup":
+    try runUniqueLookup(directory, count: count)
+case "upsert":
+    try runUpsert(directory, count: count)
 case "observe":
     try measureObservation(directory: directory, count: count)
 case "history":

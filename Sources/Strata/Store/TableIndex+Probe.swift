@@ -7,9 +7,13 @@ extension TableIndex {
         guard values.count == properties.count, let head = values.first, !leaves.isEmpty else { return [] }
         let probe = IndexEntry(first: head, rest: Array(values.dropFirst()), primaryKey: .min)
         var keys: [Int64] = []
-        for position in leaf(for: probe)..<leaves.count {
+        let first = leaf(for: probe)
+        for position in first..<leaves.count {
             let leaf = leaves[position]
-            for i in 0..<leaf.count {
+            // In the first leaf, a binary search skips the entries before the values.
+            let start = position == first && leaf.isSearchable(ordered: totallyOrdered)
+                ? leaf.partition { IndexEntry.compareValues(leaf.entry(at: $0), probe) == .orderedAscending } : 0
+            for i in start..<leaf.count {
                 switch IndexEntry.compareValues(leaf.entry(at: i), probe) {
                 case .orderedAscending: continue
                 case .orderedSame: keys.append(leaf.keys[i])

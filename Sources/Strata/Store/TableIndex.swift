@@ -13,6 +13,9 @@ struct TableIndex: Sendable {
 
     /// The indexed properties (positions in the layout's properties), most significant first.
     let properties: [Int]
+    /// Whether no indexed property is a double, so that a leaf can be binary searched
+    /// (see ``IndexLeaf/isSearchable(ordered:)``).
+    let totallyOrdered: Bool
     private(set) var leaves: [IndexLeaf]
     /// The last entry of each leaf, for binary search (kept in step with `leaves`).
     private(set) var lastEntries: [IndexEntry]
@@ -24,6 +27,7 @@ struct TableIndex: Sendable {
     /// - Complexity: O(n log n) in the rows.
     init(properties: [Int], table: borrowing EntityTable) {
         self.properties = properties
+        totallyOrdered = Self.isTotallyOrdered(properties, layout: table.layout)
         leaves = []
         lastEntries = []
         count = 0

@@ -108,13 +108,34 @@ extension FetchPlan {
 }
 
 extension TableIndex {
+    /// The primary keys of the entries whose first value is in `range`, in index order, or
+    /// `nil` as soon as there are more than `limit`.
+    /// - Complexity: O(log n + min(entries in the range, limit)).
+    func keys(in range: PredicateRange, limit: Int) -> [Int64]? {
+        var keys: [Int64] = []
+        let complete = forEach(in: range, while: { key in
+            guard keys.count < limit else { return false }
+            keys.append(key)
+            return true
+        })
+        return complete ? keys : nil
+    }
+
     /// Calls `body` with the primary key of every entry whose first value is in `range`,
     /// in index order.
     /// - Complexity: O(log n + entries in the range).
     func forEach(in range: PredicateRange, _ body: (Int64) -> Void) {
-        if leaves.isEmpty { return }
+        forEach(in: range, while: { body($0); return true })
+    }
+
+    /// Calls `body` with the primary key of every entry whose first value is in `range`, in
+    /// index order, until it returns `false`; returns whether every entry was given.
+    /// - Complexity: O(log n + entries given).
+    @discardableResult
+    func forEach(in range: PredicateRange, while body: (Int64) -> Bool) -> Bool {
+        if leaves.isEmpty { return true }
         let (low, high) = leafBounds(of: range)
-        guard low <= high else { return }
+        guard low <= high else { return true }
         for leaf in leaves[low...high] {
             if case .integers(let values) = leaf.values, let (lowest, highest) = range.integerBounds {
                 // Flat integers: binary search the first one in the range, then read on.
@@ -124,17 +145,18 @@ extension TableIndex {
                     if values[mid] < lowest { first = mid + 1 } else { end = mid }
                 }
                 for i in first..<values.count {
-                    if values[i] > highest { return }
-                    body(leaf.keys[i])
+                    if values[i] > highest { return true }
+                    if !body(leaf.keys[i]) { return false }
                 }
                 continue
             }
-            for i in 0..<leaf.count {
+            for i in firstPosition(in: leaf, notBelow: range)..<leaf.count {
                 let value = leaf.first(at: i)
                 if range.isBelow(value) { continue }
-                if range.isAbove(value) { return }
-                body(leaf.keys[i])
+                if range.isAbove(value) { return true }
+                if !body(leaf.keys[i]) { return false }
             }
         }
+        return true
     }
 }

@@ -14,7 +14,15 @@ extension FetchPlan {
         /// Whether the predicate is exactly the lookup's constraint, so every candidate
         /// matches and none needs checking (see ``isCovered(by:)``).
         var covered: Bool
+        /// The keys at the points in index order, when the planner read them while
+        /// estimating (few enough, see ``pointKeysLimit``): the candidates need no second
+        /// search of the index.
+        var pointKeys: [Int64]? = nil
     }
+
+    /// Up to how many entries at a lookup's points the planner reads while estimating, so
+    /// that a point lookup (such as `email == %@` on a unique index) searches the index once.
+    static let pointKeysLimit = 64
 
     /// The planner's decision: the lookup it would use (when an index serves the predicate),
     /// whether it uses it, and the rows a scan would read instead.
@@ -71,7 +79,15 @@ extension FetchPlan {
             var lookup = IndexLookup(index: index, property: property, points: points[name], range: range,
                                      prefix: points[name] == nil ? prefixes[name] : nil, estimate: 0, covered: false)
             if let values = lookup.points {
-                lookup.estimate = values.reduce(0) { total, value in total + index.count(in: PredicateRange(lower: value, upper: value)) }
+                // A few points with few entries each: read their keys now, once.
+                var keys: [Int64]? = values.count <= Self.pointKeysLimit ? [] : nil
+                for value in values where keys != nil {
+                    let range = PredicateRange(lower: value, upper: value)
+                    if let found = index.keys(in: range, limit: Self.pointKeysLimit - keys!.count) { keys! += found } else { keys = nil }
+                }
+                lookup.pointKeys = keys
+                lookup.estimate = keys?.count
+                    ?? values.reduce(0) { total, value in total + index.count(in: PredicateRange(lower: value, upper: value)) }
             } else {
                 lookup.estimate = index.count(in: range)
             }
@@ -79,6 +95,10 @@ extension FetchPlan {
             if best == nil || lookup.estimate < best!.estimate { best = lookup }
         }
         guard let best else { return IndexChoice() }
+        guard !skipper.constraints.isEmpty else {
+            // No statistics to consult: a scan reads every chunk.
+            return IndexChoice(candidate: best, scannedRows: table.rowCount, scannedChunks: table.chunks.count, compiled: filter != nil)
+        }
         var choice = IndexChoice(candidate: best, scannedRows: 0)
         for chunk in table.chunks where !skipper.canSkip(chunk) {
             choice.scannedRows! += chunk.count
@@ -170,7 +190,9 @@ extension FetchPlan {
     func candidates(_ lookup: IndexLookup, in table: borrowing EntityTable) -> [Int64] {
         var keys: [Int64] = []
         keys.reserveCapacity(lookup.estimate)
-        if let points = lookup.points {
+        if let found = lookup.pointKeys {
+            keys = found
+        } else if let points = lookup.points {
             for point in points { lookup.index.forEach(in: PredicateRange(lower: point, upper: point)) { keys.append($0) } }
         } else {
             lookup.index.forEach(in: lookup.range) { keys.append($0) }
@@ -210,17 +232,29 @@ extension FetchPlan {
             let keys = candidates(lookup, in: table)
             var items: [FetchItem] = []
             items.reserveCapacity(keys.count)
-            // Candidates ascend, so the chunk only moves forward.
-            var c = 0, rowStart = 0
+            // Candidates ascend, so the chunk only moves forward: to the next one, or by a
+            // binary search on the chunks' last keys (a few candidates far apart must not
+            // read every chunk between them). A chunk's keys are read once it holds one.
+            var c = 0, rowStart = 0, loaded = -1
             let chunks = table.chunks
-            var chunkKeys = chunks.first?.primaryKeys ?? []
+            var chunkKeys: [Int64] = []
             for key in keys {
-                while c < chunks.count, chunks[c].lastKey < key {
+                if c < chunks.count, chunks[c].lastKey < key {
                     c += 1
+                    if c < chunks.count, chunks[c].lastKey < key {
+                        var high = chunks.count
+                        while c < high {
+                            let mid = (c + high) / 2
+                            if chunks[mid].lastKey < key { c = mid + 1 } else { high = mid }
+                        }
+                    }
                     rowStart = 0
-                    if c < chunks.count { chunkKeys = chunks[c].primaryKeys }
                 }
                 guard c < chunks.count else { break }
+                if loaded != c {
+                    chunkKeys = chunks[c].primaryKeys
+                    loaded = c
+                }
                 var low = rowStart, high = chunkKeys.count
                 while low < high {
                     let mid = (low + high) / 2
@@ -239,12 +273,13 @@ extension FetchPlan {
 
 extension TableIndex {
     /// The number of entries whose first value is in `range`.
-    /// - Complexity: O(log n + leaves in the range).
+    /// - Complexity: O(log n + leaves in the range) (O(leaf size) more when the index holds
+    ///   doubles, whose edge leaves are walked).
     func count(in range: PredicateRange) -> Int {
         guard !leaves.isEmpty else { return 0 }
         let (low, high) = leafBounds(of: range)
         guard low <= high else { return 0 }
-        func admitted(_ leaf: IndexLeaf) -> Int { (0..<leaf.count).reduce(0) { $0 + (range.admits(leaf.first(at: $1)) ? 1 : 0) } }
+        func admitted(_ leaf: IndexLeaf) -> Int { self.admitted(in: leaf, range: range) }
         if low == high { return admitted(leaves[low]) }
         // The two edge leaves counted entry by entry, the ones between whole.
         var total = admitted(leaves[low]) + admitted(leaves[high])

@@ -1,0 +1,85 @@
+import Foundation
+import Strata
+
+/// strata-bench's uniqueness schema: people with a unique email.
+let uniqueSchema = try! Schema {
+    Entity("Person", uniquenessConstraints: [["email"]]) {
+        Attribute("email", .string)
+        Attribute("firstName", .string)
+        Attribute("age", .int64)
+    }
+}
+
+/// The email of person `i`, as strata-bench writes it.
+func uniqueEmail(_ i: Int) -> String { "person\(i)@example.org" }
+
+/// Builds a checkpointed store at `directory` holding `count` people with unique emails (by
+/// batch inserts of 100,000, as strata-bench does), and reopens it.
+func reopenedUniqueStore(_ directory: String, count: Int) throws -> PersistentStore {
+    let store = try PersistentStore.open(at: directory, schema: uniqueSchema, options: options)
+    for start in stride(from: 0, to: count, by: 100_000) {
+        let slice = min(100_000, count - start)
+        _ = try store.execute(BatchInsertRequest(entityName: "Person", count: slice) { i, row in
+            row["email"] = .string(uniqueEmail(start + i))
+            row["firstName"] = .string("F\((start + i) % 1000)")
+            row["age"] = .int(Int64((start + i) % 120))
+        })
+    }
+    try store.checkpoint()
+    try store.close()
+    return try PersistentStore.open(at: directory, schema: uniqueSchema, options: options)
+}
+
+/// strata-bench's unique-email-lookup: `lookups` point lookups by email through one context
+/// (requests made beforehand). Returns the number of IDs found.
+@inline(never) func profiledLookups(_ context: ObjectContext, _ requests: [FetchRequest]) throws -> Int {
+    try context.performAndWait {
+        var found = 0
+        for request in requests { found += try context.fetchObjectIDs(request).count }
+        return found
+    }
+}
+
+/// strata-bench's upsert: `rows` (person number, first name, age) by email, one request.
+@inline(never) func profiledUpsert(_ store: PersistentStore, _ rows: [(Int, String, Int64)]) throws {
+    var request = BatchInsertRequest(entityName: "Person", count: rows.count) { position, row in
+        let (person, name, age) = rows[position]
+        row["email"] = .string(uniqueEmail(person))
+        row["firstName"] = .string(name)
+        row["age"] = .int(age)
+    }
+    request.mode = .upsert
+    _ = try store.execute(request)
+}
+
+/// The unique-email-lookup case: one warm-up lookup (which builds the email index), then
+/// 1,000 random lookups timed together (the time printed is for all of them).
+func runUniqueLookup(_ directory: String, count: Int) throws {
+    let store = try reopenedUniqueStore(directory, count: count)
+    let context = ObjectContext(store: store)
+    var state: UInt64 = 0x756E_6971
+    let requests = try (0..<1_000).map { _ -> FetchRequest in
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        let person = Int((state >> 33) % UInt64(count))
+        return FetchRequest(entityName: "Person", predicate: try ObjectPredicate(format: "email == %@", uniqueEmail(person)))
+    }
+    _ = try profiledLookups(context, [requests[0]])
+    let found = try timed { try profiledLookups(context, requests) }
+    precondition(found == requests.count, "found \(found) of \(requests.count)")
+    try store.close()
+}
+
+/// The upsert case: count ÷ 10 rows, half known, half new, into `count` people.
+func runUpsert(_ directory: String, count: Int) throws {
+    let store = try reopenedUniqueStore(directory, count: count)
+    var state: UInt64 = 0x7570_7365
+    let rows = (0..<max(count / 10, 2)).map { position -> (Int, String, Int64) in
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        let person = position % 2 == 0 ? Int((state >> 33) % UInt64(count)) : count + position
+        return (person, "U\(position)", Int64(position % 100))
+    }
+    try timed { try profiledUpsert(store, rows) }
+    let people = store.rowCounts["Person"]
+    precondition(people == count + rows.count / 2, "\(String(describing: people)) people after the upsert")
+    try store.close()
+}
