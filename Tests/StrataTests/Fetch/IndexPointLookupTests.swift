@@ -20,13 +20,13 @@ import Testing
     }
 
     /// Person `i`: a unique email (not in key order), one of 7 groups, a score with
-    /// repeats, every 13th nil. (No NaN: an index over doubles holding NaN is not in a
-    /// total order, which the leaf searches assume; see docs/PERFORMANCE.md.)
+    /// repeats, every 13th nil and every 11th NaN (which sorts after every number, so that
+    /// the index and the leaf searches have one total order, and matches no range).
     static func fill(_ store: PersistentStore) throws {
         _ = try store.execute(BatchInsertRequest(entityName: "Person", count: rows) { i, row in
             row["email"] = .string("p\((i * 7919) % IndexPointLookupTests.rows)@é.example")
             row["group"] = .string(["a", "b", "c", "Ä", "e", "f", "g"][i % 7])
-            row["score"] = i % 13 == 0 ? .null : .double(Double(i % 50) / 4)
+            row["score"] = i % 13 == 0 ? .null : i % 11 == 0 ? .double(.nan) : .double(Double(i % 50) / 4)
         })
     }
 
@@ -38,6 +38,7 @@ import Testing
         "email BEGINSWITH 'p59'", "email >= 'p58' AND email < 'p6'", "email < 'p1'",
         "score == 3.5", "score == 0", "score BETWEEN {2, 2.5}", "score > 12", "score IN {1, 7.25, 99}",
         "group == 'Ä' AND score == 4", "group == 'c' AND score < 1",
+        "score >= 0", "score < 100", "score != 3.5", "group == 'e' AND score > 5",
     ]
 
     @Test func indexedLookupsReturnWhatAScanReturns() throws {
@@ -55,12 +56,36 @@ import Testing
             let found = try ObjectContext(store: indexed).performAndWaitFetchKeys(request)
             #expect(found == expected, "\(format)")
         }
+        // Sorted by the indexed double (NaN last, nil first), both ways, and by group then score.
+        for sort in [[SortKey("score")], [SortKey("score", ascending: false)], [SortKey("group"), SortKey("score")]] {
+            for format in ["score > 2", "TRUEPREDICATE"] {
+                let request = FetchRequest(entityName: "Person", predicate: try ObjectPredicate(format: format), sortKeys: sort)
+                let expected = try ObjectContext(store: plain).performAndWaitFetchKeys(request)
+                let found = try ObjectContext(store: indexed).performAndWaitFetchKeys(request)
+                #expect(found == expected, "\(format) sorted by \(sort)")
+            }
+        }
+        // And that order is nil first, numbers ascending, NaN last (ties by key).
+        let context = ObjectContext(store: plain)
+        let scores = try context.performAndWait {
+            try context.fetch(FetchRequest(entityName: "Person", sortKeys: [SortKey("score")])).map { try $0.value(forKey: "score") }
+        }
+        let ranks = scores.map { value -> Double in
+            switch value {
+            case .null: return -.infinity
+            case .double(let d) where d.isNaN: return .infinity
+            case .double(let d): return d
+            default: return .nan
+            }
+        }
+        #expect(zip(ranks, ranks.dropFirst()).allSatisfy { $0 <= $1 }, "nil first, then numbers ascending, then NaN")
+        #expect(scores.last.map { if case .double(let d) = $0 { d.isNaN } else { false } } == true)
         // Every email, looked up one by one, finds its one person.
-        let context = ObjectContext(store: indexed)
+        let lookups = ObjectContext(store: indexed)
         for i in stride(from: 0, to: Self.rows, by: 97) {
             let email = "p\((i * 7919) % Self.rows)@é.example"
             let request = FetchRequest(entityName: "Person", predicate: try ObjectPredicate(format: "email == %@", email))
-            #expect(try context.performAndWaitFetchKeys(request) == [Int64(i + 1)], "\(email)")
+            #expect(try lookups.performAndWaitFetchKeys(request) == [Int64(i + 1)], "\(email)")
         }
         let strategy = try indexed.fetchStrategy(FetchRequest(entityName: "Person", predicate: try ObjectPredicate(format: "email == 'p1@é.example'")))
         #expect(strategy.lookupIndex == ["email"])

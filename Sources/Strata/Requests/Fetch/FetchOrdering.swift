@@ -101,7 +101,7 @@ extension FetchPlan {
         return true
     }
 
-    /// For one numeric, date or bool sort key over store rows without nulls: the keys as
+    /// For one numeric, date or bool sort key over store rows without nulls or NaN: the keys as
     /// doubles (the fast path for sorting a million rows by a date), or `.some(nil)` when
     /// `step` stopped the reading.
     private func numericKeys(_ items: [FetchItem], version: StoreVersion, step: (Int) -> Bool) -> [Double]?? {
@@ -116,7 +116,11 @@ extension FetchPlan {
             let column = chunks[c].columns[property.column]
             if let validity = column.validity, !validity[r] { return nil }
             switch column.values {
-            case .double(let v): keys.append(v[r])
+            case .double(let v):
+                // NaN has no place among plain doubles (`<` is false both ways): the general
+                // order, which puts it after every number, sorts such a column.
+                guard !v[r].isNaN else { return nil }
+                keys.append(v[r])
             case .bool(let v): keys.append(v[r] ? 1 : 0)
             default: return nil
             }
@@ -156,6 +160,15 @@ extension FetchPlan {
             return x.uuidString < y.uuidString ? .orderedAscending : x == y ? .orderedSame : .orderedDescending
         case (.binary(let x), .binary(let y)):
             return x.lexicographicallyPrecedes(y) ? .orderedAscending : x == y ? .orderedSame : .orderedDescending
+        case (.double(let x), .double(let y)) where x.isNaN || y.isNaN:
+            // NaN after every number, as PostgreSQL orders it: one total order, which sorts
+            // and the binary searches over an index's leaves rely on (NaN compared equal to
+            // everything otherwise, and a sort could leave the numbers around it unsorted).
+            return x.isNaN == y.isNaN ? .orderedSame : x.isNaN ? .orderedDescending : .orderedAscending
+        case (.int, .double(let y)) where y.isNaN:
+            return .orderedAscending
+        case (.double(let x), .int) where x.isNaN:
+            return .orderedDescending
         default:
             return ValueComparison.order(a, b) ?? .orderedSame
         }

@@ -152,6 +152,8 @@ extension TableIndex {
             }
             for i in firstPosition(in: leaf, notBelow: range)..<leaf.count {
                 let value = leaf.first(at: i)
+                // NaN sorts after every number and matches no range: the walk is over.
+                if case .double(let number) = value, number.isNaN { return true }
                 if range.isBelow(value) { continue }
                 if range.isAbove(value) { return true }
                 if !body(leaf.keys[i]) { return false }
