@@ -46,27 +46,31 @@ final class BenchServer {
     }
 
     /// Runs a command to completion and returns its standard output; fails on a non-zero exit.
+    /// `posix_spawn` and `waitpid`, output through temporary files: Foundation's `Process`
+    /// never returned from `waitUntilExit()` after `postgres-server start`, whose server
+    /// outlives the script.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        if let input {
-            process.standardInput = FileHandle(forReadingAtPath: input)
-        } else {
-            process.standardInput = FileHandle.nullDevice
+        let base = "\(NSTemporaryDirectory())/strata-repl-bench-\(UUID().uuidString)"
+        defer { for suffix in [".out", ".err"] { try? FileManager.default.removeItem(atPath: base + suffix) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, input ?? "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, base + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, base + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var cArguments: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, &cArguments, environ)
+        guard spawned == 0 else { fail("could not run \(executable): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let output = (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            fail("\(executable) \(arguments.joined(separator: " ")) failed: \((try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? "")")
         }
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            fail("\(executable) \(arguments.joined(separator: " ")) failed: \(String(decoding: errors, as: UTF8.self))")
-        }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 }
 

@@ -59,7 +59,7 @@ enum ShipWorkload {
         try server.sql("DROP TABLE bench_copy")
         try store.close()
         let megabytes = bytes / 1e6
-        print(String(format: "ship     %d frames, %.1f MB: shipped in %.2f s (%.0f frames/s, %.1f MB/s); COPY of the same rows %.2f s (%.1f MB/s) · ship ÷ COPY %@",
+        report(String(format: "ship     %d frames, %.1f MB: shipped in %.2f s (%.0f frames/s, %.1f MB/s); COPY of the same rows %.2f s (%.1f MB/s) · ship ÷ COPY %@",
                      frames, megabytes, ship, Double(frames) / ship, megabytes / ship, copy, megabytes / copy, Stats.ratio(ship, copy)))
     }
 }
@@ -101,7 +101,7 @@ enum LagWorkload {
         guard replica.waitUntilApplied(store.lastLSN, timeout: .seconds(120)) else { fail("the replica did not catch up: \(replica.status)") }
         let seen = visible.all
         let lags = committed.compactMap { lsn, time in seen[lsn].map { max(0, $0 - time) } }
-        print(String(format: "lag      %d commits at %.0f/s asked, %.0f/s achieved: replica lag p50 %@, p99 %@, max %@ (%d of %d commits observed)",
+        report(String(format: "lag      %d commits at %.0f/s asked, %.0f/s achieved: replica lag p50 %@, p99 %@, max %@ (%d of %d commits observed)",
                      count, rate, Double(count) / elapsed, Stats.ms(Stats.percentile(lags, 50)), Stats.ms(Stats.percentile(lags, 99)),
                      Stats.ms(lags.max() ?? .nan), lags.count, count))
         try store.close()
@@ -138,7 +138,7 @@ enum SyncWorkload {
         }
         try server.sql("DROP TABLE bench_insert")
         let saveP50 = Stats.percentile(latencies, 50), insertP50 = Stats.percentile(inserts, 50)
-        print("sync     \(saves) saves: synchronous save p50 \(Stats.ms(saveP50)), p99 \(Stats.ms(Stats.percentile(latencies, 99))); plain INSERT commit p50 \(Stats.ms(insertP50)), p99 \(Stats.ms(Stats.percentile(inserts, 99))) (\(inserts.count) timed) · save ÷ INSERT \(Stats.ratio(saveP50, insertP50))")
+        report("sync     \(saves) saves: synchronous save p50 \(Stats.ms(saveP50)), p99 \(Stats.ms(Stats.percentile(latencies, 99))); plain INSERT commit p50 \(Stats.ms(insertP50)), p99 \(Stats.ms(Stats.percentile(inserts, 99))) (\(inserts.count) timed) · save ÷ INSERT \(Stats.ratio(saveP50, insertP50))")
     }
 }
 
@@ -163,13 +163,13 @@ enum RestoreWorkload {
         let id = replicator.storeID
         try store.close()
         let start = now()
-        let report = try StoreRestore.restore(from: server.url, storeID: id, into: "\(workspace)/restored.strata")
+        let restored = try StoreRestore.restore(from: server.url, storeID: id, into: "\(workspace)/restored.strata")
         let restore = now() - start
         let bytes = Double(try server.sql("SELECT sum(length(bytes)) FROM strata_snapshot_chunks WHERE store_id = '\(id)'").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         let readStart = now()
         try server.sql("\\copy (SELECT bytes FROM strata_snapshot_chunks WHERE store_id = '\(id)' ORDER BY lsn, chunk) TO '/dev/null' WITH (FORMAT binary)")
         let read = now() - readStart
-        print(String(format: "restore  %d rows (snapshot %.1f MB, then %d frames): restored in %.2f s; reading the same bytes out with COPY %.2f s · restore ÷ COPY %@",
-                     rows, bytes / 1e6, report.frames, restore, read, Stats.ratio(restore, read)))
+        report(String(format: "restore  %d rows (snapshot %.1f MB, then %d frames): restored in %.2f s; reading the same bytes out with COPY %.2f s · restore ÷ COPY %@",
+                     rows, bytes / 1e6, restored.frames, restore, read, Stats.ratio(restore, read)))
     }
 }

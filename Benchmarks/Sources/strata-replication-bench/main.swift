@@ -44,6 +44,12 @@ struct Arguments {
     }
 }
 
+/// Prints `line` and flushes it, so that a pipe sees each figure as it is measured.
+func report(_ line: String) {
+    print(line)
+    fflush(nil)
+}
+
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("strata-replication-bench: \(message)\n".utf8))
     exit(2)
@@ -52,7 +58,7 @@ func fail(_ message: String) -> Never {
 let arguments = Arguments()
 let server = try BenchServer.start(url: arguments.url)
 defer { server.stop() }
-print("strata-replication-bench · PostgreSQL \(server.version) at \(server.url) · \(ProcessInfo.processInfo.activeProcessorCount) cores")
+report("strata-replication-bench · PostgreSQL \(server.version) at \(server.url) · \(ProcessInfo.processInfo.activeProcessorCount) cores")
 let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("strata-repl-bench-\(UUID().uuidString)").path
 try FileManager.default.createDirectory(atPath: workspace, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: workspace) }
