@@ -33,6 +33,9 @@ struct ReplicateCommand: ParsableCommand {
     @Option(name: .customLong("poll-ms"), help: "How often to look for new frames, in milliseconds (default 100).")
     var pollMilliseconds: Int = 100
 
+    @Option(name: .customLong("report-ms"), help: "How often, at most, to print the shipped LSN and the lag while it runs, in milliseconds (default 1000).")
+    var reportMilliseconds: Int = 1000
+
     func run() throws {
         try reportingFailures {
             var storeOptions = PersistentStore.Options()
@@ -50,7 +53,19 @@ struct ReplicateCommand: ParsableCommand {
             }
             print("Replicating \(target.store) as store \(replicator.storeID) to \(replicator.location); SIGINT or SIGTERM stops.")
             fflush(nil)  // so that a supervisor reading a pipe sees the line now
-            Signals.waitForInterrupt()
+            var reported = replicator.status.shippedLSN
+            var reportedError: String?
+            Signals.waitForInterrupt(every: Double(max(10, reportMilliseconds)) / 1000) {
+                let status = replicator.status
+                if status.shippedLSN != reported {
+                    reported = status.shippedLSN
+                    print("Shipped LSN \(status.shippedLSN) (local LSN \(status.localLSN), \(status.lagFrames) frame(s) behind).")
+                }
+                let error = status.lastError?.message
+                if let error, error != reportedError { Console.error("strata: \(error)") }
+                reportedError = error
+                fflush(nil)
+            }
             replicator.stop()
             let status = replicator.status
             print("Stopped: PostgreSQL holds store \(status.storeID) up to LSN \(status.shippedLSN); the writer keeps its log from LSN \(status.shippedLSN + 1) for the next run (delete \(target.store)/replication-hold to release it).")

@@ -70,7 +70,7 @@ struct ReplicateCommandTests {
         let store = try PeopleStore.open(path)
         let id = store.storeID.uuidString.lowercased()
         func sidecar() throws -> FollowPromoteCommandTests.RunningTool {
-            try FollowPromoteCommandTests.RunningTool(["replicate", path, "--to", url, "--poll-ms", "20"])
+            try FollowPromoteCommandTests.RunningTool(["replicate", path, "--to", url, "--poll-ms", "20", "--report-ms", "20"])
         }
         let session = try TestServer.session()
         defer { session.close() }
@@ -83,6 +83,8 @@ struct ReplicateCommandTests {
         #expect(first.waitFor("Replicating "), "\(first.stdout)")
         for round in 0..<2 { try PeopleStore.save(store, round: round) }
         #expect(waitUntilShipped(store.lastLSN))
+        // While it runs, it reports what it shipped.
+        #expect(first.waitFor("Shipped LSN \(store.lastLSN) "), "\(first.stdout)")
         let (status, stderr) = first.stop()
         #expect(status == 0, "\(stderr)")
         let stoppedAt = store.lastLSN
