@@ -50,18 +50,10 @@ struct FollowCommand: ParsableCommand {
             }
             print("Following store \(store) from \(replica.location) in \(directory), at LSN \(replica.status.appliedLSN); SIGINT or SIGTERM stops.")
             fflush(nil)  // so that a supervisor reading a pipe sees the line now
-            var reported = replica.status.appliedLSN
-            var reportedError: String?
-            Signals.waitForInterrupt(every: Double(max(10, reportMilliseconds)) / 1000) {
+            Signals.waitForInterrupt(reportingEvery: reportMilliseconds) {
                 let status = replica.status
-                if status.appliedLSN != reported {
-                    reported = status.appliedLSN
-                    print("Applied LSN \(status.appliedLSN) (primary at \(status.primaryLSN)).")
-                }
-                let error = status.lastError?.message
-                if let error, error != reportedError { Console.error("strata: \(error)") }
-                reportedError = error
-                fflush(nil)
+                return Signals.Progress(position: status.appliedLSN, line: "Applied LSN \(status.appliedLSN) (primary at \(status.primaryLSN)).",
+                                        error: status.lastError?.message)
             }
             let status = replica.status
             do throws(ReplicationError) { try replica.close() } catch {

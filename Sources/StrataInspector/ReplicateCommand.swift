@@ -53,18 +53,11 @@ struct ReplicateCommand: ParsableCommand {
             }
             print("Replicating \(target.store) as store \(replicator.storeID) to \(replicator.location); SIGINT or SIGTERM stops.")
             fflush(nil)  // so that a supervisor reading a pipe sees the line now
-            var reported = replicator.status.shippedLSN
-            var reportedError: String?
-            Signals.waitForInterrupt(every: Double(max(10, reportMilliseconds)) / 1000) {
+            Signals.waitForInterrupt(reportingEvery: reportMilliseconds) {
                 let status = replicator.status
-                if status.shippedLSN != reported {
-                    reported = status.shippedLSN
-                    print("Shipped LSN \(status.shippedLSN) (local LSN \(status.localLSN), \(status.lagFrames) frame(s) behind).")
-                }
-                let error = status.lastError?.message
-                if let error, error != reportedError { Console.error("strata: \(error)") }
-                reportedError = error
-                fflush(nil)
+                return Signals.Progress(position: status.shippedLSN,
+                                        line: "Shipped LSN \(status.shippedLSN) (local LSN \(status.localLSN), \(status.lagFrames) frame(s) behind).",
+                                        error: status.lastError?.message)
             }
             replicator.stop()
             let status = replicator.status
