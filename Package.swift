@@ -208,7 +208,8 @@ if Context.environment["STRATA_WITHOUT_REPLICATION"] != "1" {
         // and runs the built `strata` for `strata restore`.
         .testTarget(
             name: "StrataReplicationTests",
-            dependencies: ["StrataReplication", "Strata", "StrataStorage", "StrataTestSupport", "StrataInspector", "StrataShippingWriter"],
+            dependencies: ["StrataReplication", "Strata", "StrataStorage", "StrataTestSupport", "StrataInspector", "StrataShippingWriter",
+                           "StrataEncryption", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
     ])

@@ -7,7 +7,8 @@ import StrataStorage
 /// checksummed frames in LSN order, no lock taken), then reads each frame's bytes again from
 /// its segment at the offset the follower reported. Frames are never changed after they are
 /// written, and the segments are not deleted under it while the replicator's hold
-/// (``StrataStorage/ReplicationHooks``) keeps them.
+/// (``StrataStorage/ReplicationHooks``) keeps them. The frames of an encrypted store are
+/// shipped as they are, still encrypted, each with its segment's encryption header.
 struct LocalLogReader {
     /// What one read found.
     enum Batch {
@@ -23,11 +24,12 @@ struct LocalLogReader {
     private let fileSystem: any FileSystem
     private var follower: LogFollower
 
-    /// A reader that continues after `lsn`.
-    init(directory: String, after lsn: UInt64, fileSystem: any FileSystem = PosixFileSystem()) {
+    /// A reader that continues after `lsn`; `cipher` is the store's, for an encrypted store
+    /// (the follower checks every frame as recovery would, which needs the key).
+    init(directory: String, after lsn: UInt64, cipher: (any StoreCipher)?, fileSystem: any FileSystem = PosixFileSystem()) {
         self.directory = directory
         self.fileSystem = fileSystem
-        self.follower = LogFollower(fileSystem: fileSystem, directory: directory, lastLSN: lsn)
+        self.follower = LogFollower(fileSystem: fileSystem, directory: directory, lastLSN: lsn, cipher: cipher)
     }
 
     /// The LSN of the last frame read.
@@ -44,17 +46,21 @@ struct LocalLogReader {
         }
         if poll.records.isEmpty && poll.needsReopen { return .logTrimmed }
         var frames: [ShippedFrame] = []
-        var handles: [String: any FileHandle] = [:]
-        defer { for handle in handles.values { try? handle.close() } }
+        var handles: [String: (handle: any FileHandle, encryption: [UInt8]?)] = [:]
+        defer { for open in handles.values { try? open.handle.close() } }
         for record in poll.records {
             do {
-                let handle: any FileHandle
-                if let open = handles[record.segment] { handle = open } else {
-                    handle = try fileSystem.open("\(directory)/\(record.segment)", mode: .readOnly)
-                    handles[record.segment] = handle
+                let segment: (handle: any FileHandle, encryption: [UInt8]?)
+                if let open = handles[record.segment] { segment = open } else {
+                    let path = "\(directory)/\(record.segment)"
+                    let handle = try fileSystem.open(path, mode: .readOnly)
+                    do { segment = (handle, try SegmentEncryption.header(of: handle, path: path)) }
+                    catch { try? handle.close(); throw error }
+                    handles[record.segment] = segment
                 }
-                let bytes = try handle.read(count: record.bytesOnDisk, at: record.offset)
-                frames.append(ShippedFrame(lsn: record.lsn, timestamp: record.timestamp, bytes: bytes))
+                let bytes = try segment.handle.read(count: record.bytesOnDisk, at: record.offset)
+                frames.append(ShippedFrame(lsn: record.lsn, timestamp: record.timestamp, bytes: bytes,
+                                           encryption: segment.encryption))
             } catch {
                 throw ReplicationError(.storage, "Could not read frame \(record.lsn) from \(record.segment) in \(directory) to ship it: \(error). The segment was removed while it was read; restart the replicator.", cause: error)
             }

@@ -3,11 +3,13 @@ import PostgresNIO
 import StrataStorage
 
 /// One frame as shipped: its LSN, commit time and the exact bytes of the log (header and
-/// stored payload, checksum included).
+/// stored payload, checksum included), and for an encrypted store the encryption header of
+/// the segment it was written in (salt and key check, never the key).
 struct ShippedFrame: Sendable {
     var lsn: UInt64
     var timestamp: Int64
     var bytes: [UInt8]
+    var encryption: [UInt8]? = nil
 }
 
 /// The replication tables of one store in PostgreSQL (docs/REPLICATION.md, section 2).
@@ -97,9 +99,11 @@ struct RemoteLog {
             let lsns = frames.map { Self.sql($0.lsn) }
             let times = frames.map(\.timestamp)
             let bytes = frames.map { ByteBuffer(bytes: $0.bytes) }
+            // A plain frame's empty header is stored as NULL.
+            let headers = frames.map { ByteBuffer(bytes: $0.encryption ?? []) }
             try session.run("""
-                INSERT INTO strata_frames (store_id, lsn, committed_at, frame)
-                SELECT \(storeID), l, t, f FROM unnest(\(lsns)::bigint[], \(times)::bigint[], \(bytes)::bytea[]) AS x(l, t, f)
+                INSERT INTO strata_frames (store_id, lsn, committed_at, frame, encryption)
+                SELECT \(storeID), l, t, f, NULLIF(e, ''::bytea) FROM unnest(\(lsns)::bigint[], \(times)::bigint[], \(bytes)::bytea[], \(headers)::bytea[]) AS x(l, t, f, e)
                 """, "Shipping frames \(previous + 1)...\(last.lsn) of store \(storeID)")
             try session.run("SELECT pg_notify(\(ReplicationSchema.frameChannel), \(storeID))", "Announcing frames of store \(storeID)")
         }
@@ -196,13 +200,14 @@ struct RemoteLog {
     /// Up to `limit` shipped frames with LSNs in `(after, through]`, ascending.
     func frames(after: UInt64, through: UInt64, limit: Int) throws(ReplicationError) -> [ShippedFrame] {
         let rows = try session.run("""
-            SELECT lsn, committed_at, frame FROM strata_frames
+            SELECT lsn, committed_at, frame, encryption FROM strata_frames
             WHERE store_id = \(storeID) AND lsn > \(Self.sql(after)) AND lsn <= \(Self.sql(min(through, UInt64(Int64.max))))
             ORDER BY lsn LIMIT \(Int64(limit))
             """, "Reading frames after \(after) of store \(storeID)")
         return try rows.map { row throws(ReplicationError) in
-            let (lsn, time, frame) = try ReplicationSchema.decoding("a frame") { try row.decode((Int64, Int64, ByteBuffer).self) }
-            return ShippedFrame(lsn: Self.lsn(lsn), timestamp: time, bytes: Array(frame.readableBytesView))
+            let (lsn, time, frame, encryption) = try ReplicationSchema.decoding("a frame") { try row.decode((Int64, Int64, ByteBuffer, ByteBuffer?).self) }
+            return ShippedFrame(lsn: Self.lsn(lsn), timestamp: time, bytes: Array(frame.readableBytesView),
+                                encryption: encryption.map { Array($0.readableBytesView) })
         }
     }
 

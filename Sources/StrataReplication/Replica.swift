@@ -54,6 +54,12 @@ public final class Replica: @unchecked Sendable {
         public var timeout: Duration = PostgresSession.defaultTimeout
         /// Frames fetched per query, at most. Default 5,000.
         public var fetchLimit = 5_000
+        /// The options the replica's store opens with; it is always opened read-only,
+        /// whatever ``PersistentStore/Options/isReadOnly`` says here. For the replica of an
+        /// encrypted store, set its key here (`storeOptions.encryptionKey`, from the
+        /// `StrataEncryption` product): frames travel through PostgreSQL still encrypted, and
+        /// only the replica decrypts them.
+        public var storeOptions: PersistentStore.Options = .readOnly
         /// The defaults.
         public init() {}
     }
@@ -117,7 +123,9 @@ public final class Replica: @unchecked Sendable {
             throw ReplicationError(.storage, "Could not mark \(directory) as a replica of store \(storeID): \(error.localizedDescription)")
         }
         let store: PersistentStore
-        do { store = try PersistentStore.open(at: directory, options: .readOnly) } catch {
+        var storeOptions = options.storeOptions
+        storeOptions.isReadOnly = true
+        do { store = try PersistentStore.open(at: directory, options: storeOptions) } catch {
             throw ReplicationError(.storage, "The replica of store \(storeID) built in \(directory) could not be opened: \(error)", cause: SendableCause(error))
         }
         let replica = Replica(storeID: storeID, location: location, directory: directory, store: store,
@@ -323,7 +331,7 @@ public final class Replica: @unchecked Sendable {
             throw ReplicationError(.gap, "PostgreSQL (\(location)) lacks frame \(after + 1) of store \(storeID) (the next it holds is \(first.lsn)): the primary replaced frames with a snapshot. The replica stopped at LSN \(after), an exact prefix; open it again to rebuild it from the newest snapshot.")
         }
         for frame in frames {
-            do { try importer.append(frame: frame.bytes) }
+            do { try importer.append(frame: frame.bytes, encryption: frame.encryption) }
             catch let error as StorageError where error.code == .corrupted {
                 throw ReplicationError(.corrupted, "Frame \(frame.lsn) of store \(storeID) in \(location) is damaged: \(error.message) The replica stopped at LSN \(importer.lastLSN).", cause: error)
             } catch {

@@ -1,15 +1,17 @@
 import PostgresNIO
 
-/// The tables a replicator creates in PostgreSQL, version 2 (docs/REPLICATION.md, section 2).
+/// The tables a replicator creates in PostgreSQL, version 3 (docs/REPLICATION.md, section 2).
 ///
-/// Version 2 adds `strata_stores.epoch`, the fencing epoch a promotion raises; a version 1
-/// database is upgraded in place (the column is added with 0, every store's first epoch).
+/// Version 2 adds `strata_stores.epoch`, the fencing epoch a promotion raises; version 3
+/// adds `strata_frames.encryption`, the segment encryption header an encrypted store's
+/// frames need to be written back (`NULL` for a plain store). Older databases are upgraded
+/// in place (the columns are added with 0, every store's first epoch, and `NULL`).
 ///
 /// Every statement is idempotent and runs under a transaction-scoped advisory lock, so two
 /// replicators starting at once against a new database do not race on `CREATE TABLE`.
 enum ReplicationSchema {
     /// The schema version these statements make and this build reads and writes.
-    static let version: Int32 = 2
+    static let version: Int32 = 3
 
     /// The channel a shipping transaction notifies (payload: the store ID) and replicas listen on.
     static let frameChannel = "strata_frames"
@@ -41,6 +43,7 @@ enum ReplicationSchema {
             PRIMARY KEY (store_id, lsn)
         )
         """,
+        "ALTER TABLE strata_frames ADD COLUMN IF NOT EXISTS encryption bytea",
         """
         CREATE TABLE IF NOT EXISTS strata_snapshot_chunks (
             store_id text NOT NULL,

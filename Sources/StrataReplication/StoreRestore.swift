@@ -122,7 +122,7 @@ public enum StoreRestore {
                 throw ReplicationError(.gap, "PostgreSQL (\(location)) lacks frame \(from) of store \(storeID), which restoring to LSN \(target) from snapshot \(base) needs\(frames.first.map { " (the next it holds is \($0.lsn))" } ?? ""). Restore to an LSN at or after a later snapshot, or to LSN \(from - 1).")
             }
             for frame in frames {
-                do { try importer.append(frame: frame.bytes) }
+                do { try importer.append(frame: frame.bytes, encryption: frame.encryption) }
                 catch let error as StorageError where error.code == .corrupted {
                     throw ReplicationError(.corrupted, "Frame \(frame.lsn) of store \(storeID) in \(location) is damaged: \(error.message) Restore to LSN \(importer.lastLSN) or earlier.", cause: error)
                 } catch {

@@ -107,4 +107,60 @@ import StrataTestSupport
             try engine.close()
         }
     }
+
+    /// The frames of an encrypted log, with their segments' encryption headers, and the
+    /// number of log generations they span.
+    static func encryptedFrames(of fs: SimulatedFileSystem) throws -> [(bytes: [UInt8], encryption: [UInt8]?)] {
+        var follower = LogFollower(fileSystem: fs, directory: LogFixture.directory, lastLSN: 0, cipher: SweepCipher.cipher(true))
+        return try follower.poll().records.map { record in
+            let path = "\(LogFixture.directory)/\(record.segment)"
+            let handle = try fs.open(path, mode: .readOnly)
+            defer { try? handle.close() }
+            return (try handle.read(count: record.bytesOnDisk, at: record.offset), try SegmentEncryption.header(of: handle, path: path))
+        }
+    }
+
+    /// Issue 23 with issue 22: an encrypted store's frames are copied still encrypted, with
+    /// their segment's encryption header; the importer writes each log generation's header
+    /// in front of its frames, so the copy recovers with the store's key and no other, and a
+    /// frame that comes without its header (or a plain one with one) is refused.
+    @Test func encryptedFramesImportUnderTheirOwnGenerationsHeaders() throws {
+        let source = SimulatedFileSystem()
+        let payloads = LogFixture.variedPayloads(count: 30, seed: 23)
+        // Three opens: three log generations, each with its own salt.
+        for part in 0..<3 {
+            let (engine, _) = try StorageEngine.open(at: LogFixture.directory,
+                                                     options: LogFixture.options(source, segmentSize: 4096, cipher: SweepCipher.cipher(true)))
+            for payload in payloads[part * 10..<part * 10 + 10] { _ = try engine.append(kind: 4, payload: payload) }
+            try engine.close()
+        }
+        let copied = try Self.encryptedFrames(of: source)
+        #expect(copied.count == payloads.count)
+        #expect(Set(copied.compactMap(\.encryption)).count == 3)
+
+        let target = SimulatedFileSystem()
+        try target.createDirectory(LogFixture.directory)
+        var importer = LogImporter(fileSystem: target, directory: LogFixture.directory, after: 0, segmentSize: 4096)
+        #expect(throws: StorageError.self) { try importer.append(frame: copied[0].bytes) }
+        let plain = SimulatedFileSystem()
+        do {
+            let (engine, _) = try StorageEngine.open(at: LogFixture.directory, options: LogFixture.options(plain))
+            _ = try engine.append(kind: 4, payload: [1, 2, 3])
+            try engine.close()
+        }
+        #expect(throws: StorageError.self) { try importer.append(frame: try Self.frames(of: plain)[0], encryption: copied[0].encryption) }
+        #expect(importer.lastLSN == 0)
+        for frame in copied { try importer.append(frame: frame.bytes, encryption: frame.encryption) }
+        try importer.finish()
+        #expect(importer.segments.count >= 3)
+
+        let (engine, recovered) = try StorageEngine.open(at: LogFixture.directory,
+                                                         options: LogFixture.options(target, readOnly: true, cipher: SweepCipher.cipher(true)))
+        #expect(recovered.records.map(\.payload) == payloads)
+        #expect(engine.lastLSN == UInt64(payloads.count))
+        try engine.close()
+        #expect(throws: StorageError.self) {
+            _ = try StorageEngine.open(at: LogFixture.directory, options: LogFixture.options(target, readOnly: true))
+        }
+    }
 }
