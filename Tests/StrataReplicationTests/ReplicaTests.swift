@@ -69,6 +69,59 @@ struct ReplicaTests {
         }
     }
 
+    /// On a replica, what an app builds on contexts updates as on the primary: a
+    /// fetched-results controller reports each arriving frame's inserts and updates, a live
+    /// query yields the new results, and a context that merges automatically shows the
+    /// primary's new values in the objects it already holds.
+    @Test(.timeLimit(.minutes(1)))
+    func controllersLiveQueriesAndMergingContextsOnAReplicaUpdateAsFramesArrive() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let (primary, replicator) = try Self.shippedPrimary(dir)
+        defer { replicator.stop() }
+        var options = Replica.Options()
+        options.pollInterval = .milliseconds(100)
+        let replica = try PersistentStore.openReplica(at: dir.appending("replica.strata"), from: try TestServer.requireURL(),
+                                                      storeID: replicator.storeID, options: options)
+        defer { try? replica.close() }
+
+        let context = ObjectContext(store: replica.store)
+        context.automaticallyMergesChangesFromStore = true
+        let request = FetchRequest(entityName: "Person", sortKeys: [SortKey("age")])
+        let controller = try FetchedResultsController(fetchRequest: request, context: context)
+        let reported = ReportedChanges()
+        let first = try context.performAndWait { () throws -> ManagedObject in
+            try controller.performFetch()
+            controller.didChange = { change in reported.append(change) }
+            let first = controller.fetchedObjects[0]
+            _ = try first.string("name")   // loaded, so only a merge can bring the new name
+            return first
+        }
+        let firstID = first.objectID
+        let before = controller.fetchedObjectIDs.count
+        var liveQuery = context.observe(request).makeAsyncIterator()
+        #expect(try await liveQuery.next()?.count == before)
+
+        try PeopleStore.save(primary, round: 5)   // three new people, and a rename of the first
+        #expect(replicator.waitUntilShipped(primary.lastLSN))
+        #expect(try await liveQuery.next()?.count == before + 3)
+        #expect(Self.eventually { reported.all.count == 1 })
+        let change = try #require(reported.all.first)
+        #expect(change.insertedOffsets.count == 3)
+        let expected = try PeopleStore.contents(primary)
+        try context.performAndWait {
+            #expect(controller.fetchedObjectIDs.count == before + 3)
+            let renamed = try context.existingObject(with: firstID)
+            let primaryContext = ObjectContext(store: primary)
+            let primaryName = try primaryContext.performAndWait {
+                try primaryContext.existingObject(with: firstID).string("name")
+            }
+            #expect(primaryName == "renamed in round 5")
+            #expect(try renamed.string("name") == primaryName)
+        }
+        #expect(try PeopleStore.contents(replica.store) == expected)
+    }
+
     @Test func aPromotionFencesTheOldPrimaryAndTheNewOneShipsAfterIt() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -162,4 +215,12 @@ final class AnnouncedLSNs: @unchecked Sendable {
     private var lsns: [UInt64] = []
     func append(_ lsn: UInt64) { lock.withLock { lsns.append(lsn) } }
     var all: [UInt64] { lock.withLock { lsns } }
+}
+
+final class ReportedChanges: @unchecked Sendable {
+    // @unchecked Sendable: `changes` is read and written only under `lock`.
+    private let lock = NSLock()
+    private var changes: [FetchedResultsChange] = []
+    func append(_ change: FetchedResultsChange) { lock.withLock { changes.append(change) } }
+    var all: [FetchedResultsChange] { lock.withLock { changes } }
 }
