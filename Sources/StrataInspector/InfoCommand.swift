@@ -25,6 +25,10 @@ struct InfoCommand: ParsableCommand {
             if let snapshot = inspector.snapshot { range += " (snapshot at \(snapshot.lsn), log after it: \(Self.plural(inspector.log().count, "transaction")))" }
             out.line("LSN range:    \(range)")
             if at.lsn != nil { out.line("Showing:      the store as of LSN \(inspector.lsn)") }
+            if let hold = inspector.logHold {
+                out.line("Repl. hold:   from LSN \(hold.heldFromLSN), \(Self.plural(Int(hold.framesHeld), "frame")) not shipped by the sidecar")
+                if hold.heldFromLSN == 0 || hold.isLagging() { out.line("Warning:      \(hold.explanation)") }
+            }
             out.line("")
             out.line("Files:")
             let files = try inspector.files().filter { $0.kind != .other }

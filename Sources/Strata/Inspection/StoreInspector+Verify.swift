@@ -38,6 +38,9 @@ extension StoreInspector {
         verifySnapshots(names.sorted().filter { inspector.recoveryReport.unusableSnapshots[$0] == nil },
                         directory: directory, deep: deep, into: &report)
         if deep { inspector.verifyInvariants(into: &report) }
+        if let hold = LogHold.read(in: directory, lastLSN: inspector.newestLSN), hold.deservesWarning {
+            report.warning(hold.explanation, file: "\(directory)/\(LogHoldFile.name)")
+        }
         return report
     }
 
