@@ -86,26 +86,46 @@ struct RemoteLog {
     /// The transaction also notifies ``ReplicationSchema/frameChannel`` with the store ID, so
     /// that replicas listening there fetch the frames at once.
     ///
+    /// It is one statement, so one round trip (a synchronous save waits for it): the store's
+    /// row is updated first — only if its epoch is still `epoch` and its shipped LSN still
+    /// `previous`, which locks the row until the commit — and the frames are inserted and the
+    /// notification sent only when that update happened. Otherwise nothing changes, and a
+    /// second query tells a fenced shipper from a concurrent one.
+    ///
     /// - Throws: ``ReplicationError`` `fenced` when the store's epoch is no longer `epoch` (a
     ///   replica was promoted), `diverged` when the shipped LSN is no longer `previous`
     ///   (another replicator ships the same store ID), `server`, `unreachable`.
     func append(_ frames: [ShippedFrame], after previous: UInt64, epoch: UInt64) throws(ReplicationError) {
         guard let last = frames.last else { return }
-        try session.transaction("Shipping frames \(previous + 1)...\(last.lsn) of store \(storeID)") { () throws(ReplicationError) in
-            // The store's row first: it checks the epoch and the previous LSN (so a fenced or
-            // concurrent shipper gets its own error, not a duplicate frame) and locks the row
-            // until the frames are in.
-            try advance(from: previous, to: last.lsn, epoch: epoch)
-            let lsns = frames.map { Self.sql($0.lsn) }
-            let times = frames.map(\.timestamp)
-            let bytes = frames.map { ByteBuffer(bytes: $0.bytes) }
-            // A plain frame's empty header is stored as NULL.
-            let headers = frames.map { ByteBuffer(bytes: $0.encryption ?? []) }
-            try session.run("""
+        let lsns = frames.map { Self.sql($0.lsn) }
+        let times = frames.map(\.timestamp)
+        let bytes = frames.map { ByteBuffer(bytes: $0.bytes) }
+        // A plain frame's empty header is stored as NULL.
+        let headers = frames.map { ByteBuffer(bytes: $0.encryption ?? []) }
+        let rows = try session.run("""
+            WITH moved AS (
+                UPDATE strata_stores SET shipped_lsn = \(Self.sql(last.lsn)), updated_at = now()
+                WHERE store_id = \(storeID) AND shipped_lsn = \(Self.sql(previous)) AND epoch = \(Int64(epoch))
+                RETURNING 1
+            ), inserted AS (
                 INSERT INTO strata_frames (store_id, lsn, committed_at, frame, encryption)
-                SELECT \(storeID), l, t, f, NULLIF(e, ''::bytea) FROM unnest(\(lsns)::bigint[], \(times)::bigint[], \(bytes)::bytea[], \(headers)::bytea[]) AS x(l, t, f, e)
-                """, "Shipping frames \(previous + 1)...\(last.lsn) of store \(storeID)")
-            try session.run("SELECT pg_notify(\(ReplicationSchema.frameChannel), \(storeID))", "Announcing frames of store \(storeID)")
+                SELECT \(storeID), l, t, f, NULLIF(e, ''::bytea)
+                FROM unnest(\(lsns)::bigint[], \(times)::bigint[], \(bytes)::bytea[], \(headers)::bytea[]) AS x(l, t, f, e)
+                WHERE EXISTS (SELECT 1 FROM moved)
+                RETURNING 1
+            ), notified AS (
+                SELECT pg_notify(\(ReplicationSchema.frameChannel), \(storeID)) FROM moved
+            )
+            SELECT (SELECT count(*) FROM moved), (SELECT count(*) FROM inserted), (SELECT count(*) FROM notified)
+            """, "Shipping frames \(previous + 1)...\(last.lsn) of store \(storeID)")
+        var moved: Int64 = 0, inserted: Int64 = 0
+        if let row = rows.first {
+            let counts = try ReplicationSchema.decoding("the shipping counts") { try row.decode((Int64, Int64, Int64).self) }
+            (moved, inserted) = (counts.0, counts.1)
+        }
+        guard moved == 1 else { throw try refusal(previous: previous, epoch: epoch) }
+        guard inserted == Int64(frames.count) else {
+            throw ReplicationError(.server, "PostgreSQL (\(session.location)) recorded \(inserted) of the \(frames.count) frames \(previous + 1)...\(last.lsn) of store \(storeID) in one statement; the tables may have been changed by hand.")
         }
     }
 
@@ -116,12 +136,16 @@ struct RemoteLog {
             UPDATE strata_stores SET shipped_lsn = \(Self.sql(lsn)), updated_at = now()
             WHERE store_id = \(storeID) AND shipped_lsn = \(Self.sql(previous)) AND epoch = \(Int64(epoch)) RETURNING 1
             """, "Recording shipped LSN \(lsn) of store \(storeID)")
-        guard rows.count == 1 else {
-            if let now = try state(), now.epoch != epoch {
-                throw Self.fenced(storeID, epoch: epoch, now: now.epoch, location: session.location)
-            }
-            throw ReplicationError(.diverged, "The shipped LSN of store \(storeID) in \(session.location) is no longer \(previous): another replicator is shipping the same store ID. Stop one of them; each store needs exactly one replicator.")
+        guard rows.count == 1 else { throw try refusal(previous: previous, epoch: epoch) }
+    }
+
+    /// Why the store's row refused to move from `previous` under `epoch`: `fenced` when the
+    /// epoch moved on, `diverged` otherwise.
+    private func refusal(previous: UInt64, epoch: UInt64) throws(ReplicationError) -> ReplicationError {
+        if let now = try state(), now.epoch != epoch {
+            return Self.fenced(storeID, epoch: epoch, now: now.epoch, location: session.location)
         }
+        return ReplicationError(.diverged, "The shipped LSN of store \(storeID) in \(session.location) is no longer \(previous): another replicator is shipping the same store ID. Stop one of them; each store needs exactly one replicator.")
     }
 
     /// The error of a primary whose epoch `epoch` was superseded by `now`.
