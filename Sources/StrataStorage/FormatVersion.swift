@@ -4,10 +4,22 @@
 /// than ``major`` is refused with ``StorageError/Code/unsupportedFormat``; a higher minor
 /// version of the same major is readable (minor versions only add optional data).
 public enum FormatVersion {
-    /// The major format version: incompatible layout changes bump it.
+    /// The major format version of plain files: incompatible layout changes bump it.
     public static let major: UInt16 = 1
     /// The minor format version: compatible additions bump it.
     public static let minor: UInt16 = 0
+    /// The major version of encrypted log segments and snapshots (`docs/FORMAT.md` 14.6).
+    ///
+    /// The encrypted layout puts an encryption header where a 1.x reader expects the first
+    /// frame or chunk, and marks it only with flag bits that 1.x readers ignore: such a reader
+    /// would take a new store's only segment for a torn write and cut it. Under major 2 it
+    /// refuses the file with `unsupportedFormat` instead, and changes nothing.
+    public static let encryptedMajor: UInt16 = 2
+    /// The highest major version this build reads; a file with a higher one is refused with
+    /// ``StorageError/Code/unsupportedFormat``.
+    public static let newestReadableMajor: UInt16 = encryptedMajor
+    /// The major version written for a file: ``encryptedMajor`` when it is encrypted.
+    static func written(encrypted: Bool) -> UInt16 { encrypted ? encryptedMajor : major }
 }
 
 /// The limits decoders enforce before allocating anything.

@@ -76,7 +76,7 @@ import StrataTestSupport
         try LogFixture.writeLog(fs, payloads: [[1]])
         let path = try LogFixture.segmentPaths(fs)[0]
         var bytes = fs.contents(of: path)!
-        bytes[8] = UInt8(FormatVersion.major + 1)
+        bytes[8] = UInt8(FormatVersion.newestReadableMajor + 1)
         let crc = CRC32C.checksum(Array(bytes[0..<28]))
         for i in 0..<4 { bytes[28 + i] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i))) }
         fs.setContents(of: path, to: bytes)

@@ -94,7 +94,7 @@ public struct LogFollower: Sendable {
                 result.needsReopen = true
                 return result
             case .newerFormat(let major):
-                throw StorageError(.unsupportedFormat, "\(current.name) was written in format version \(major); this build of Strata reads version \(FormatVersion.major) and older. Open the store with a newer Strata.", file: "\(directory)/\(current.name)")
+                throw StorageError(.unsupportedFormat, "\(current.name) was written in format version \(major); this build of Strata reads version \(FormatVersion.newestReadableMajor) and older. Open the store with a newer Strata.", file: "\(directory)/\(current.name)")
             case .readAll:
                 break
             }

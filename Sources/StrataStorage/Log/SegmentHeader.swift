@@ -23,7 +23,7 @@ struct SegmentHeader: Sendable, Hashable {
     func encoded() -> [UInt8] {
         var w = ByteWriter(capacity: SegmentHeader.size)
         w.write(SegmentHeader.magic)
-        w.write(majorVersion)
+        w.write(encryption == nil ? majorVersion : max(majorVersion, FormatVersion.encryptedMajor))
         w.write(minorVersion)
         w.write(salt)
         w.write(firstLSN)
@@ -48,7 +48,7 @@ struct SegmentHeader: Sendable, Hashable {
             let flags = try r.readUInt32()
             let crc = try r.readUInt32()
             guard CRC32C.checksum(Array(bytes[0..<28])) == crc else { return .failure(.checksumMismatch) }
-            guard major <= FormatVersion.major else { return .failure(.newerMajorVersion(major)) }
+            guard major <= FormatVersion.newestReadableMajor else { return .failure(.newerMajorVersion(major)) }
             var encryption: EncryptionHeader?
             if flags & SegmentHeader.encryptedFlag != 0 {
                 guard bytes.count >= size + EncryptionHeader.size else { return .failure(.truncated) }

@@ -49,7 +49,7 @@ struct LogRecovery {
             }
             let scan = SegmentScanner.scan(name: name, bytes: bytes, cipher: cipher)
             if case .newerMajorVersion(let major)? = scan.headerDefect {
-                throw StorageError(.unsupportedFormat, "\(name) was written in format version \(major); this build of Strata reads version \(FormatVersion.major) and older. Open the store with a newer Strata.", file: path(name))
+                throw StorageError(.unsupportedFormat, "\(name) was written in format version \(major); this build of Strata reads version \(FormatVersion.newestReadableMajor) and older. Open the store with a newer Strata.", file: path(name))
             }
             if let header = scan.header, header.firstLSN != firstLSN {
                 throw StorageError.corrupted(file: path(name), offset: 0, lastGoodLSN: lastLSN,

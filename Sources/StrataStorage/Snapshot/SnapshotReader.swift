@@ -71,8 +71,8 @@ public final class SnapshotReader: Sendable {
         let created = try r.readInt64()
         _ = try r.readUInt32()
         guard CRC32C.checksum(Array(header[0..<36])) == (try r.readUInt32()) else { throw corrupt(0, "header checksum mismatch") }
-        guard major <= FormatVersion.major else {
-            throw StorageError(.unsupportedFormat, "Snapshot \(name) was written in format version \(major); this build of Strata reads version \(FormatVersion.major) and older. Open the store with a newer Strata.", file: path)
+        guard major <= FormatVersion.newestReadableMajor else {
+            throw StorageError(.unsupportedFormat, "Snapshot \(name) was written in format version \(major); this build of Strata reads version \(FormatVersion.newestReadableMajor) and older. Open the store with a newer Strata.", file: path)
         }
         var dataStart = Int64(SnapshotLayout.headerSize)
         var fileCipher: (any FileCipher)?

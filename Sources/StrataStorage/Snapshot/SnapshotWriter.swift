@@ -67,7 +67,7 @@ public final class SnapshotWriter {
         let encryption = cipher.map { EncryptionHeader.new($0, kind: .snapshot) }
         fileCipher = encryption?.1
         buffer.write(SnapshotLayout.headerMagic)
-        buffer.write(FormatVersion.major)
+        buffer.write(FormatVersion.written(encrypted: encryption != nil))
         buffer.write(FormatVersion.minor)
         buffer.write(encryption == nil ? UInt32(0) : SnapshotLayout.encryptedFileFlag)
         buffer.write(lsn)
