@@ -76,10 +76,12 @@ let package = Package(
             dependencies: prebuiltMacroPlugin == nil ? ["Strata", "StrataMacros"] : ["Strata"],
             swiftSettings: strictSettings
         ),
-        // Layer 10: the `strata` inspector, a command-line tool over a store directory.
+        // Layer 10: the `strata` inspector, a command-line tool over a store directory
+        // (`--key-file`, `encrypt`, `decrypt` and `rotate-key` through StrataEncryption).
         .executableTarget(
             name: "StrataInspector",
-            dependencies: ["Strata", "StrataStorage", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Strata", "StrataStorage", "StrataEncryption", .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/StrataInspector",
             swiftSettings: strictSettings
         ),

@@ -9,10 +9,11 @@ struct CheckpointCommand: ParsableCommand {
         discussion: "Example:\n  strata checkpoint todo.strata")
 
     @OptionGroup var target: StoreArgument
+    @OptionGroup var key: KeyFileOption
 
     func run() throws {
         try reportingFailures {
-            let store = try WritableStore.open(target.store)
+            let store = try WritableStore.open(target.store, key: key)
             defer { try? store.close() }
             let lsn = try store.checkpoint()
             print("Checkpoint at LSN \(lsn): the snapshot holds every transaction up to it; the log before it was removed.")

@@ -22,6 +22,7 @@ struct CreateCommand: ParsableCommand {
             """)
 
     @OptionGroup var target: StoreArgument
+    @OptionGroup var key: KeyFileOption
 
     @Option(help: ArgumentHelp("The schema's JSON file.", valueName: "file"))
     var schema: String
@@ -37,6 +38,7 @@ struct CreateCommand: ParsableCommand {
             }
             var options = PersistentStore.Options()
             options.automaticCheckpointBytes = nil
+            options.storage.cipher = try key.cipher()
             let store = try PersistentStore.open(at: target.store, schema: parsed, options: options)
             try store.close()
             print("Created \(target.store) with \(parsed.entities.count) \(parsed.entities.count == 1 ? "entity" : "entities"): \(parsed.entities.map(\.name).joined(separator: ", ")).")
@@ -52,11 +54,17 @@ struct CreateCommand: ParsableCommand {
 
 /// Opening a store for writing: with the writer lock, never creating a missing one.
 enum WritableStore {
-    /// Opens `path` for writing with its stored schema.
+    /// Opens `path` for writing with its stored schema, with the key of `key`.
     ///
-    /// - Throws: `StorageError` `.locked`, `.notAStore`, `.corrupted`…
-    static func open(_ path: String) throws -> PersistentStore {
+    /// - Throws: `StorageError` `.locked`, `.notAStore`, `.corrupted`, `.wrongKey`…
+    static func open(_ path: String, key: KeyFileOption) throws -> PersistentStore {
+        try open(path, cipher: key.cipher())
+    }
+
+    /// Opens `path` for writing with its stored schema, under `cipher` (`nil`: plain).
+    static func open(_ path: String, cipher: (any StoreCipher)?) throws -> PersistentStore {
         var options = PersistentStore.Options()
+        options.storage.cipher = cipher
         options.storage.createIfMissing = false
         options.automaticCheckpointBytes = nil
         if !CreateCommand.isStore(path) && FileManager.default.fileExists(atPath: path) {

@@ -16,6 +16,7 @@ struct DeleteCommand: ParsableCommand {
             """)
 
     @OptionGroup var target: EntityArguments
+    @OptionGroup var key: KeyFileOption
     @OptionGroup var filter: FilterOptions
 
     func validate() throws {
@@ -24,7 +25,7 @@ struct DeleteCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let store = try WritableStore.open(target.store)
+            let store = try WritableStore.open(target.store, key: key)
             defer { try? store.close() }
             var request = BatchDeleteRequest(entityName: target.entity, predicate: try filter.predicate())
             request.resultType = .count

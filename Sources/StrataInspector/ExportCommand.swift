@@ -9,6 +9,7 @@ struct ExportCommand: ParsableCommand {
         discussion: "Example:\n  strata export people.strata Person --format csv > people.csv")
 
     @OptionGroup var target: EntityArguments
+    @OptionGroup var key: KeyFileOption
     @OptionGroup var at: AtOption
 
     @Option(help: "jsonl (default), json (one array, as query prints it) or csv.")
@@ -16,7 +17,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let store = try at.open(target.store).store
+            let store = try at.open(target.store, key: key).store
             let rows = try store.fetchRows(FetchRequest(entityName: target.entity))
             var progress = ProgressBar("Exporting \(target.entity)", total: rows.rows.count)
             let out = OutputBuffer()

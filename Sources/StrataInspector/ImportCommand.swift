@@ -19,6 +19,7 @@ struct ImportCommand: ParsableCommand {
             """)
 
     @OptionGroup var target: EntityArguments
+    @OptionGroup var key: KeyFileOption
 
     @Argument(help: "The file to import.")
     var file: String
@@ -31,7 +32,7 @@ struct ImportCommand: ParsableCommand {
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw InspectorFailure(.notAStore, "cannot read \(file); check the path.")
             }
-            let store = try WritableStore.open(target.store)
+            let store = try WritableStore.open(target.store, key: key)
             defer { try? store.close() }
             let properties = try store.storedProperties(of: target.entity)
             // A byte-order mark (spreadsheets write one) is not part of the first key.

@@ -11,11 +11,12 @@ struct InfoCommand: ParsableCommand {
         discussion: "Example:\n  strata info todo.strata\n  strata info todo.strata --at 42")
 
     @OptionGroup var target: StoreArgument
+    @OptionGroup var key: KeyFileOption
     @OptionGroup var at: AtOption
 
     func run() throws {
         try reportingFailures {
-            let inspector = try at.open(target.store)
+            let inspector = try at.open(target.store, key: key)
             let out = OutputBuffer()
             let format = inspector.snapshot.map { "\($0.formatVersion.major).\($0.formatVersion.minor)" } ?? StrataFormat.description
             out.line("Store:        \(inspector.directory)")

@@ -21,7 +21,7 @@ enum InspectorExit: Int32, CaseIterable {
         switch self {
         case .success: return "success (verify: the store is sound)"
         case .unexpected: return "unexpected internal error"
-        case .usage: return "usage: a missing or malformed argument or option"
+        case .usage: return "usage: a missing or malformed argument or option, a bad key file, or a key that does not fit the store"
         case .notAStore: return "missing path, not a store, or a store format this build cannot read"
         case .corrupted: return "corrupt store (file and byte offset named); verify: problems found"
         case .locked: return "locked: another process has the store open for writing"
@@ -54,6 +54,8 @@ struct InspectorFailure: Error {
         switch error {
         case let failure as InspectorFailure:
             self = failure
+        case let error as StorageError where [.encryptionKeyRequired, .wrongKey, .notEncrypted].contains(error.code):
+            self.init(.usage, Self.describeKeyMismatch(error))
         case let error as StorageError:
             self.init(Self.exit(for: error.code), Self.describe(error))
         case let error as StrataError:
@@ -77,6 +79,20 @@ struct InspectorFailure: Error {
         case .unknownEntity, .unknownKey: return .unknownName
         case .predicateSyntax, .predicateArgument: return .predicate
         default: return .invalidValue
+        }
+    }
+
+    /// A key that does not fit the store, in the inspector's terms (`--key-file`).
+    private static func describeKeyMismatch(_ error: StorageError) -> String {
+        // An interrupted key rotation has its own advice (which key to try); keep it whole.
+        if error.message.contains("switched to its new key") { return error.message }
+        switch error.code {
+        case .encryptionKeyRequired:
+            return "this store is encrypted: pass --key-file FILE with its key (\(KeyFile.formats)). If strata encrypt was interrupted, the store may still be plain: try without --key-file."
+        case .notEncrypted:
+            return "this store is not encrypted: leave out --key-file. If strata decrypt was interrupted, the store may still be encrypted: try with the key."
+        default:
+            return "the key in --key-file does not open this store (\(error.file ?? "")): it was encrypted with another key. If strata rotate-key, encrypt or decrypt was interrupted, try the other key. Nothing was changed."
         }
     }
 

@@ -19,6 +19,7 @@ struct LogCommand: ParsableCommand {
             """)
 
     @OptionGroup var target: StoreArgument
+    @OptionGroup var key: KeyFileOption
 
     @Option(help: ArgumentHelp("The first LSN to list.", valueName: "LSN"))
     var from: UInt64 = 0
@@ -31,7 +32,7 @@ struct LogCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let entries = try StoreInspector.open(at: target.store).log(from: from, limit: limit)
+            let entries = try StoreInspector.open(at: target.store, cipher: key.cipher()).log(from: from, limit: limit)
             let out = OutputBuffer()
             if json {
                 for entry in entries { out.line(Self.json(entry)) }

@@ -21,6 +21,7 @@ struct MigrateCommand: ParsableCommand {
             """)
 
     @OptionGroup var target: StoreArgument
+    @OptionGroup var key: KeyFileOption
 
     @Option(help: ArgumentHelp("The new schema's JSON file.", valueName: "file"))
     var schema: String
@@ -37,7 +38,7 @@ struct MigrateCommand: ParsableCommand {
             let parsed = try Schema(jsonData: data)
             let out = OutputBuffer()
             if dryRun {
-                let store = try StoreInspector.open(at: target.store).store
+                let store = try StoreInspector.open(at: target.store, cipher: key.cipher()).store
                 let changes = store.migrationChanges(to: parsed)
                 Self.printPlan(changes, store: target.store, to: out)
                 try out.flush()
@@ -47,10 +48,11 @@ struct MigrateCommand: ParsableCommand {
             var options = PersistentStore.Options()
             options.storage.createIfMissing = false
             options.automaticCheckpointBytes = nil
+            options.storage.cipher = try key.cipher()
             guard CreateCommand.isStore(target.store) else {
                 throw InspectorFailure(.notAStore, "\(target.store) is not a Strata store; check the path.")
             }
-            let before = try StoreInspector.open(at: target.store).store.lastLSN
+            let before = try StoreInspector.open(at: target.store, cipher: key.cipher()).store.lastLSN
             let store = try PersistentStore.open(at: target.store, schema: parsed, options: options)
             defer { try? store.close() }
             if store.lastLSN == before {

@@ -18,6 +18,7 @@ struct QueryCommand: ParsableCommand {
             """)
 
     @OptionGroup var target: EntityArguments
+    @OptionGroup var key: KeyFileOption
     @OptionGroup var filter: FilterOptions
     @OptionGroup var at: AtOption
 
@@ -48,7 +49,7 @@ struct QueryCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let store = try at.open(target.store).store
+            let store = try at.open(target.store, key: key).store
             var request = try FetchRequest(entityName: target.entity, predicate: filter.predicate(),
                                            sortKeys: SortParsing.keys(sort))
             request.fetchLimit = limit ?? 0

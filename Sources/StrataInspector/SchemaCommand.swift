@@ -10,6 +10,7 @@ struct SchemaCommand: ParsableCommand {
         discussion: "Examples:\n  strata schema todo.strata --json > schema.json\n  strata schema todo.strata --history")
 
     @OptionGroup var target: StoreArgument
+    @OptionGroup var key: KeyFileOption
 
     @Flag(help: "Print the schema's JSON form.")
     var json = false
@@ -19,7 +20,7 @@ struct SchemaCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let store = try StoreInspector.open(at: target.store).store
+            let store = try StoreInspector.open(at: target.store, cipher: key.cipher()).store
             let schema = store.schema
             let out = OutputBuffer()
             if history {

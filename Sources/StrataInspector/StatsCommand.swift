@@ -17,10 +17,11 @@ struct StatsCommand: ParsableCommand {
             """)
 
     @OptionGroup var target: StoreArgument
+    @OptionGroup var key: KeyFileOption
 
     func run() throws {
         try reportingFailures {
-            let statistics = try StoreInspector.open(at: target.store).statistics()
+            let statistics = try StoreInspector.open(at: target.store, cipher: key.cipher()).statistics()
             var rows: [[String]] = []
             for entity in statistics {
                 rows.append([entity.entity, "", "", String(entity.rows), "", String(entity.bytesInMemory), String(entity.bytesOnDisk)])

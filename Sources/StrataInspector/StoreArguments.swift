@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Strata
+import StrataStorage
 
 /// The store directory every command takes first.
 struct StoreArgument: ParsableArguments {
@@ -17,6 +18,21 @@ struct EntityArguments: ParsableArguments {
     var entity: String
 }
 
+/// `--key-file PATH`: the key of an encrypted store, for every command that opens one.
+struct KeyFileOption: ParsableArguments {
+    @Option(name: .customLong("key-file"), help: ArgumentHelp(
+        "The encryption key of an encrypted store: a file of \(KeyFile.formats).",
+        valueName: "file"))
+    var path: String?
+
+    /// The cipher for the key, or `nil` without `--key-file` (a plain store).
+    ///
+    /// - Throws: a usage failure naming the file when it is not a key file.
+    func cipher() throws -> (any StoreCipher)? {
+        try KeyFile.cipher(path)
+    }
+}
+
 /// `--at LSN`: the store as it was right after that transaction.
 struct AtOption: ParsableArguments {
     @Option(name: .customLong("at"), help: ArgumentHelp(
@@ -24,9 +40,9 @@ struct AtOption: ParsableArguments {
         valueName: "LSN"))
     var lsn: UInt64?
 
-    /// Opens the store read-only, as of ``lsn`` when given.
-    func open(_ store: String) throws -> StoreInspector {
-        try StoreInspector.open(at: store, asOf: lsn)
+    /// Opens the store read-only, as of ``lsn`` when given, with the key of `key`.
+    func open(_ store: String, key: KeyFileOption) throws -> StoreInspector {
+        try StoreInspector.open(at: store, asOf: lsn, cipher: key.cipher())
     }
 }
 

@@ -11,7 +11,9 @@ struct StrataTool: ParsableCommand {
         discussion: """
             Read-only commands (info, schema, export, query, count, log, verify, stats) never take \
             the writer lock and never change a file, so they work while an application has the \
-            store open. create, import, update, delete, checkpoint and migrate (without --dry-run) need the writer lock.
+            store open. create, import, update, delete, checkpoint, migrate (without --dry-run), \
+            encrypt, decrypt and rotate-key need the writer lock. An encrypted store needs \
+            --key-file FILE on every command: a file of \(KeyFile.formats).
 
             Example:
               strata query todo.strata TodoItem --where 'done == NO' --sort title --limit 10
@@ -22,7 +24,8 @@ struct StrataTool: ParsableCommand {
         subcommands: [InfoCommand.self, SchemaCommand.self, CreateCommand.self, ImportCommand.self,
                       ExportCommand.self, QueryCommand.self, CountCommand.self, UpdateCommand.self,
                       DeleteCommand.self, LogCommand.self, VerifyCommand.self, CheckpointCommand.self,
-                      StatsCommand.self, MigrateCommand.self] + ReplicationCommands.all
+                      StatsCommand.self, MigrateCommand.self, EncryptCommand.self, DecryptCommand.self,
+                      RotateKeyCommand.self] + ReplicationCommands.all
     )
 
     /// Runs the command line, giving usage errors exit code 2 (argument-parser's default is 64).

@@ -15,6 +15,7 @@ struct UpdateCommand: ParsableCommand {
             """)
 
     @OptionGroup var target: EntityArguments
+    @OptionGroup var key: KeyFileOption
     @OptionGroup var filter: FilterOptions
 
     @Option(name: .customLong("set"), help: ArgumentHelp("An assignment key=value (repeatable).", valueName: "key=value"))
@@ -26,7 +27,7 @@ struct UpdateCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let store = try WritableStore.open(target.store)
+            let store = try WritableStore.open(target.store, key: key)
             defer { try? store.close() }
             let properties = try store.storedProperties(of: target.entity)
             var values: [String: BatchValue] = [:]

@@ -19,6 +19,7 @@ struct VerifyCommand: ParsableCommand {
             """)
 
     @OptionGroup var target: StoreArgument
+    @OptionGroup var key: KeyFileOption
 
     @Flag(help: "Also decode every snapshot chunk and check the object graph's invariants.")
     var deep = false
@@ -36,8 +37,9 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
+            let cipher = try key.cipher()
             let report = try ReadProgress.run("Verifying \(target.store)", expectedBytes: expectedReading()) {
-                try StoreInspector.verify(at: target.store, deep: deep)
+                try StoreInspector.verify(at: target.store, deep: deep, cipher: cipher)
             }
             let out = OutputBuffer()
             out.line("Checked:")

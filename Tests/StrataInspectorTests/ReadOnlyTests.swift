@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test(arguments: ["info", "schema", "create", "import", "export", "query", "count", "update", "delete", "log",
-                      "verify", "checkpoint", "stats"])
+                      "verify", "checkpoint", "stats", "encrypt", "decrypt", "rotate-key"])
     func everyCommandHasHelpWithAnExample(_ command: String) throws {
         let run = try Inspector.run([command, "--help"])
         #expect(run.status == 0)

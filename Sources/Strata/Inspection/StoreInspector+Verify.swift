@@ -1,5 +1,5 @@
 import Foundation
-internal import StrataStorage
+public import StrataStorage
 
 extension StoreInspector {
     /// Verifies the store in `directory` without changing it: every checksum (log frames,
@@ -9,18 +9,21 @@ extension StoreInspector {
     ///
     /// Damage is reported as a finding, not thrown, so that the report is complete.
     ///
-    /// - Throws: `StorageError` for what is not damage: `notAStore`, `unsupportedFormat`, `io`.
+    /// - Parameter cipher: the cipher of an encrypted store; `nil` for a plain one.
+    /// - Throws: `StorageError` for what is not damage: `notAStore`, `unsupportedFormat`, `io`,
+    ///   and `wrongKey`, `encryptionKeyRequired` or `notEncrypted` when `cipher` does not fit.
     /// - Complexity: O(size of the store).
-    public static func verify(at directory: String, deep: Bool) throws -> VerificationReport {
+    public static func verify(at directory: String, deep: Bool,
+                              cipher: (any StoreCipher)? = nil) throws -> VerificationReport {
         var report = VerificationReport()
         report.deep = deep
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let inspector: StoreInspector
         do {
-            inspector = try open(at: directory)
+            inspector = try open(at: directory, cipher: cipher)
         } catch let error as StorageError where error.code == .corrupted {
             report.error(error.message, file: error.file, offset: error.offset)
-            verifySnapshots(names.sorted(), directory: directory, deep: deep, into: &report)
+            verifySnapshots(names.sorted(), directory: directory, deep: deep, cipher: cipher, into: &report)
             return report
         }
         let frames = inspector.records.count
@@ -36,7 +39,7 @@ extension StoreInspector {
             report.error("Snapshot \(name) is unusable: \(reason)", file: "\(directory)/\(name)")
         }
         verifySnapshots(names.sorted().filter { inspector.recoveryReport.unusableSnapshots[$0] == nil },
-                        directory: directory, deep: deep, into: &report)
+                        directory: directory, deep: deep, cipher: cipher, into: &report)
         if deep { inspector.verifyInvariants(into: &report) }
         if let hold = LogHold.read(in: directory, lastLSN: inspector.newestLSN), hold.deservesWarning {
             report.warning(hold.explanation, file: "\(directory)/\(LogHoldFile.name)")
@@ -46,10 +49,10 @@ extension StoreInspector {
 
     /// Checks every snapshot file's checksums, and with `deep` decodes every chunk.
     private static func verifySnapshots(_ names: [String], directory: String, deep: Bool,
-                                        into report: inout VerificationReport) {
+                                        cipher: (any StoreCipher)?, into report: inout VerificationReport) {
         for name in names where StoreFileNames.snapshotLSN(name) != nil {
             do {
-                let reader = try SnapshotReader(fileSystem: PosixFileSystem(), directory: directory, name: name)
+                let reader = try SnapshotReader(fileSystem: PosixFileSystem(), directory: directory, name: name, cipher: cipher)
                 try reader.verifyChecksums()
                 if deep { for index in reader.chunks.indices { _ = try reader.readChunk(index) } }
                 report.checks.append("\(name): \(reader.chunks.count) chunks, checksums" + (deep ? " and decoding" : ""))

@@ -48,14 +48,19 @@ public final class StoreInspector: Sendable {
     /// - Parameters:
     ///   - directory: the store directory.
     ///   - asOf: an LSN between ``oldestReachableLSN`` and ``newestLSN``; `nil` for the newest.
+    ///   - cipher: the cipher of an encrypted store (`StrataEncryption`'s `AESGCMStoreCipher`);
+    ///     `nil` for a plain one.
     /// - Throws: `StorageError` (`notAStore`, `corrupted` with file and offset,
-    ///   `unsupportedFormat`, `io`); `StrataError` ``StrataError/Code/lsnOutOfReach`` when the
+    ///   `unsupportedFormat`, `io`; `wrongKey`, `encryptionKeyRequired`, `notEncrypted` when
+    ///   `cipher` does not fit the store); `StrataError` ``StrataError/Code/lsnOutOfReach`` when the
     ///   log no longer reaches `asOf` (a checkpoint replaced it with a snapshot) or it lies in
     ///   the future.
     /// - Complexity: O(size of the snapshot + log replayed).
-    public static func open(at directory: String, asOf: UInt64? = nil) throws -> StoreInspector {
+    public static func open(at directory: String, asOf: UInt64? = nil,
+                            cipher: (any StoreCipher)? = nil) throws -> StoreInspector {
         var options = PersistentStore.Options.readOnly
         options.automaticCheckpointBytes = nil
+        options.storage.cipher = cipher
         let (engine, recovered) = try StorageEngine.open(at: directory, options: options.storage)
         do {
             let newest = recovered.records.last?.lsn ?? recovered.snapshot?.lsn ?? 0

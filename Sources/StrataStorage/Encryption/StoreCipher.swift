@@ -109,18 +109,31 @@ public struct EncryptionHeader: Sendable, Hashable {
 }
 
 extension StorageError {
+    /// What to try when a key rotation may have been interrupted: the store is then under
+    /// the old key or the new one.
+    static let rotationHint = "If a key rotation (rotateKey(to:), or strata rotate-key, encrypt or decrypt) was interrupted, the store is under either the old key or the new one: try the other."
+
     /// The `wrongKey` error for the file at `path`.
     static func wrongKey(file path: String) -> StorageError {
-        StorageError(.wrongKey, "The encryption key does not open \(path): the store was encrypted with another key. Open it with the key it was written with (nothing was changed).", file: path)
+        StorageError(.wrongKey, "The encryption key does not open \(path): the store was encrypted with another key. Open it with the key it was written with. \(rotationHint) Nothing was changed.", file: path)
     }
 
     /// The `encryptionKeyRequired` error for the encrypted file at `path`.
     static func keyRequired(file path: String) -> StorageError {
-        StorageError(.encryptionKeyRequired, "\(path) is encrypted; open the store with its encryption key (PersistentStore.Options.encryptionKey, from the StrataEncryption product). Nothing was changed.", file: path)
+        StorageError(.encryptionKeyRequired, "\(path) is encrypted; open the store with its encryption key (PersistentStore.Options.encryptionKey, from the StrataEncryption product; strata --key-file). \(rotationHint) Nothing was changed.", file: path)
     }
 
     /// The `notEncrypted` error for the plain file at `path`.
     static func notEncrypted(file path: String) -> StorageError {
-        StorageError(.notEncrypted, "\(path) is not encrypted, but an encryption key was given. Open the store without a key, or point at the encrypted store the key belongs to. Nothing was changed.", file: path)
+        StorageError(.notEncrypted, "\(path) is not encrypted, but an encryption key was given. Open the store without a key, or point at the encrypted store the key belongs to. \(rotationHint) Nothing was changed.", file: path)
+    }
+
+    /// `mismatch` (the error for the newest snapshot, `snapshot`) when the key given is the
+    /// one a key rotation switched away from: the rotation was interrupted after its commit
+    /// point, so the store is under the new key now.
+    static func rotatedAway(_ mismatch: StorageError, snapshot: String) -> StorageError {
+        var error = mismatch
+        error.message = "A key rotation (rotateKey(to:), or strata rotate-key, encrypt or decrypt) from the key given was interrupted after the store had switched to its new key: \(snapshot) is under the new key" + (mismatch.code == .notEncrypted ? " (the store is now plain)" : "") + ", and the files still under the old key are left-overs it covers. Open the store with the new key" + (mismatch.code == .notEncrypted ? " (no key)" : "") + "; that open removes them. Nothing was changed."
+        return error
     }
 }

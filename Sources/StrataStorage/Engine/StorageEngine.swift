@@ -14,8 +14,9 @@ import Foundation
 /// 5. After any write or sync error the engine is read-only until reopened.
 /// 6. A newer major format version is refused.
 ///
-/// `@unchecked Sendable`: the only mutable state, `lock` and `log`, is set in `init` and
-/// read-only afterwards except through `stateLock`; the write-ahead log synchronizes itself.
+/// `@unchecked Sendable`: `log` and `writerLock` are set in `init` and never change; every
+/// other mutable field (the checkpoint flags, `closed`, the current cipher) is read and
+/// written only under `stateLock`; the write-ahead log synchronizes itself.
 public final class StorageEngine: @unchecked Sendable {
     /// The store directory.
     public let directory: String
@@ -23,15 +24,18 @@ public final class StorageEngine: @unchecked Sendable {
     public let options: StorageOptions
     /// Whether appends are refused because the store was opened read-only.
     public let isReadOnly: Bool
-    private let fileSystem: any FileSystem
-    private let log: WriteAheadLog?
+    let fileSystem: any FileSystem
+    let log: WriteAheadLog?
     private let writerLock: (any FileLock)?
-    private let stateLock = NSCondition()
-    private var checkpointRunning = false
+    let stateLock = NSCondition()
+    var checkpointRunning = false
     /// Whether a checkpoint's snapshot is being written (``completeCheckpoint``): ``close()``
     /// waits for it, so the writer lock is never released under a running checkpoint.
-    private var snapshotInProgress = false
-    private var closed = false
+    var snapshotInProgress = false
+    var closed = false
+    /// The cipher the store's files are written with now: the options' until a key rotation
+    /// (``rotateKey(to:tables:metadata:fill:)``) replaces it. Guarded by `stateLock`.
+    var currentCipher: (any StoreCipher)?
     private let recoveredLSN: UInt64
     /// What a replicator (`StrataReplication`) asks of this engine: the log it still needs.
     package let replication = ReplicationHooks()
@@ -48,7 +52,12 @@ public final class StorageEngine: @unchecked Sendable {
         self.log = log
         self.writerLock = writerLock
         self.recoveredLSN = recoveredLSN
+        self.currentCipher = options.cipher
     }
+
+    /// The cipher the store's files are written with: the options' at open, or the one a
+    /// key rotation switched to since (`nil`: plain).
+    public var cipher: (any StoreCipher)? { stateLock.withLock { currentCipher } }
 
     deinit { writerLock?.unlock() }
 
@@ -93,10 +102,20 @@ public final class StorageEngine: @unchecked Sendable {
             var report = RecoveryReport()
             report.readOnly = options.readOnly
             report.openedAt = Int64(Date().timeIntervalSince1970 * 1_000_000)
-            let names = try WriteAheadLog.wrap("Listing the store") { try fs.contentsOfDirectory(directory) }
+            let listed = try WriteAheadLog.wrap("Listing the store") { try fs.contentsOfDirectory(directory) }
             // Before anything is changed: a wrong key, or a key for a plain store (or none
-            // for an encrypted one), fails here and leaves every file as it was.
-            try StoreKeyCheck.verify(names: names, directory: directory, fileSystem: fs, cipher: options.cipher)
+            // for an encrypted one), fails here and leaves every file as it was. Files under
+            // another key that a completed key rotation left behind are set aside (and, by a
+            // writable open, removed): the rotation's snapshot covers them.
+            let leftovers = try StoreKeyCheck.verify(names: listed, directory: directory, fileSystem: fs, cipher: options.cipher)
+            let names = listed.filter { !leftovers.contains($0) }
+            if !options.readOnly && !leftovers.isEmpty {
+                try WriteAheadLog.wrap("Removing the files of an interrupted key rotation") {
+                    for name in leftovers { try fs.remove("\(directory)/\(name)") }
+                    try fs.syncDirectory(directory)
+                }
+                report.removedFiles += leftovers
+            }
             if !options.readOnly {
                 for name in names where name.hasSuffix(".snap.tmp") || name.hasSuffix(".log.tmp") {
                     try WriteAheadLog.wrap("Removing unfinished snapshot \(name)") { try fs.remove("\(directory)/\(name)") }
@@ -202,7 +221,7 @@ public final class StorageEngine: @unchecked Sendable {
             checkpointRunning = true
         }
         do { return try log.rotate() }
-        catch { stateLock.withLock { checkpointRunning = false }; throw error }
+        catch { stateLock.withLock { checkpointRunning = false; stateLock.broadcast() }; throw error }
     }
 
     /// Second step: writes the snapshot of the state at `lsn` (from ``beginCheckpoint()``)
@@ -213,12 +232,14 @@ public final class StorageEngine: @unchecked Sendable {
     @discardableResult
     public func completeCheckpoint(lsn: UInt64, tables: [TableDescriptor], metadata: [UInt8],
                                    fill: (SnapshotWriter) throws -> Void) throws -> Int64 {
-        try stateLock.withLock {
+        let cipher = try stateLock.withLock { () throws -> (any StoreCipher)? in
             if closed {
                 checkpointRunning = false
+                stateLock.broadcast()
                 throw StorageError(.closed, "The store was closed before its checkpoint could write the snapshot; nothing was changed.")
             }
             snapshotInProgress = true
+            return currentCipher
         }
         defer {
             stateLock.withLock {
@@ -231,7 +252,7 @@ public final class StorageEngine: @unchecked Sendable {
             let writer = try SnapshotWriter(fileSystem: fileSystem, directory: directory, lsn: lsn,
                                             tables: tables, metadata: metadata,
                                             createdAt: Int64(Date().timeIntervalSince1970 * 1_000_000),
-                                            cipher: options.cipher)
+                                            cipher: cipher)
             let size: Int64
             do {
                 try fill(writer)
@@ -241,7 +262,7 @@ public final class StorageEngine: @unchecked Sendable {
                 throw error
             }
             // Trim only relative to the snapshot just written, and only once it reads back whole.
-            try verifyWrittenSnapshot(writer.finalName, lsn: lsn)
+            try verifyWrittenSnapshot(writer.finalName, lsn: lsn, cipher: cipher)
             try removeCoveredFiles(by: lsn)
             return size
         } catch let error as StorageError where [.io, .diskFull].contains(error.code) {
@@ -253,8 +274,8 @@ public final class StorageEngine: @unchecked Sendable {
 
     /// Reads back the snapshot a checkpoint just made durable: its header, footer and every
     /// chunk's checksum. Nothing is trimmed on the strength of a snapshot that does not verify.
-    private func verifyWrittenSnapshot(_ name: String, lsn: UInt64) throws {
-        let reader = try SnapshotReader(fileSystem: fileSystem, directory: directory, name: name, cipher: options.cipher)
+    func verifyWrittenSnapshot(_ name: String, lsn: UInt64, cipher: (any StoreCipher)?) throws {
+        let reader = try SnapshotReader(fileSystem: fileSystem, directory: directory, name: name, cipher: cipher)
         guard reader.lsn == lsn else {
             throw StorageError(.corrupted, "The snapshot \(name) just written reads back as LSN \(reader.lsn), not \(lsn); the log was not trimmed.", file: "\(directory)/\(name)", offset: 0)
         }

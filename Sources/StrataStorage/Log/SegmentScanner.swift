@@ -141,6 +141,28 @@ enum SegmentScanner {
         }
     }
 
+    /// The LSN of the last frame of the segment `bytes` (its first LSN − 1 when it holds
+    /// none), read from the plain frame headers and checked against their checksums, without
+    /// decrypting anything; `nil` unless the header decodes and every byte after it is whole
+    /// frames of its salt with consecutive LSNs.
+    ///
+    /// - Complexity: O(n).
+    static func lastFrameLSNWithoutKey(_ bytes: [UInt8]) -> UInt64? {
+        guard case .success(let header) = SegmentHeader.decode(bytes) else { return nil }
+        var offset = header.frameStart
+        var last = header.firstLSN - 1
+        return bytes.withUnsafeBytes { raw -> UInt64? in
+            while offset < raw.count {
+                guard case .success(let frame) = FrameCodec.decodeHeader(raw, at: offset, end: raw.count),
+                      frame.salt == header.salt, frame.lsn == last + 1,
+                      FrameCodec.verifyChecksum(raw, at: offset, header: frame) else { return nil }
+                last = frame.lsn
+                offset += frame.frameLength
+            }
+            return last
+        }
+    }
+
     /// Whether a valid frame (any salt, any LSN) may be in `bytes` after where a segment
     /// header would be: `true` when one is found, and also when the search runs out of its
     /// budget first, since then one cannot be ruled out.

@@ -27,8 +27,9 @@ final class WriteAheadLog: @unchecked Sendable {
     /// at every open) and the file cipher derived from it, which seals every frame written
     /// in this generation. LSNs never repeat within a generation (a failed write makes the
     /// log read-only until the store is reopened, and every open starts a new generation),
-    /// so no nonce repeats under one file key.
-    let encryption: (header: EncryptionHeader, cipher: any FileCipher)?
+    /// so no nonce repeats under one file key. A key rotation (``rekey(to:)``) replaces it,
+    /// under `condition`, together with the segment it starts.
+    private(set) var encryption: (header: EncryptionHeader, cipher: any FileCipher)?
 
     private let condition = NSCondition()
     private var segment: Segment
@@ -180,8 +181,9 @@ final class WriteAheadLog: @unchecked Sendable {
         }
         flushing = true
         let old = segment
+        let header = encryption?.header
         condition.unlock()
-        let result = syncAndStartSegment(after: old, firstLSN: last + 1)
+        let result = syncAndStartSegment(after: old, firstLSN: last + 1, encryption: header)
         condition.lock()
         flushing = false
         condition.broadcast()
@@ -191,6 +193,51 @@ final class WriteAheadLog: @unchecked Sendable {
             bytesSinceCheckpoint = 0
             return last
         case .failure(let error):
+            failure = readOnlyError(after: error)
+            throw failure!
+        }
+    }
+
+    /// Writes and syncs everything pending, without starting a new segment.
+    ///
+    /// - Returns: the LSN of the last frame (every frame up to it is durable).
+    func syncAll() throws -> UInt64 {
+        condition.lock()
+        defer { condition.unlock() }
+        try checkUsable()
+        while flushing { condition.wait() }
+        try checkUsable()
+        if !pending.isEmpty || durableLSN < writtenLSN { flushLocked(forceSync: true) }
+        if let failure { throw failure }
+        return writtenLSN
+    }
+
+    /// Starts the next segment under `cipher` (`nil`: plain), with a fresh encryption header,
+    /// and seals every later frame with it: the log's side of a key rotation, called once
+    /// the rotation's snapshot is durable and while no frame is submitted.
+    ///
+    /// The new segment starts after the last frame; when the current segment is empty and
+    /// already has that name, it is replaced (written as `<name>.tmp`, then renamed over it).
+    ///
+    /// - Throws: the write or sync error; the log is then read-only, as after a failed append.
+    func rekey(to cipher: (any StoreCipher)?) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        try checkUsable()
+        while flushing { condition.wait() }
+        try checkUsable()
+        if !pending.isEmpty || durableLSN < writtenLSN { flushLocked(forceSync: true) }
+        if let failure { throw failure }
+        let first = writtenLSN + 1
+        let next = cipher.map { EncryptionHeader.new($0, kind: .logSegment) }
+        do {
+            let new = try Self.createSegment(fileSystem: fileSystem, directory: directory, firstLSN: first, salt: salt,
+                                             encryption: next?.0,
+                                             replacing: segment.name == StoreFileNames.segment(firstLSN: first))
+            try? segment.handle.close()
+            segment = new
+            encryption = next.map { (header: $0.0, cipher: $0.1) }
+        } catch let error as StorageError {
             failure = readOnlyError(after: error)
             throw failure!
         }
@@ -296,7 +343,8 @@ final class WriteAheadLog: @unchecked Sendable {
     /// Syncs the segment `old` and creates the next one, starting at `firstLSN` (called
     /// without the lock, by the thread that set `flushing`). When the sync fails, `old` is cut
     /// back to what was last known durable, as after a failed flush.
-    private func syncAndStartSegment(after old: Segment, firstLSN: UInt64) -> Result<Segment, StorageError> {
+    private func syncAndStartSegment(after old: Segment, firstLSN: UInt64,
+                                     encryption: EncryptionHeader?) -> Result<Segment, StorageError> {
         do {
             do {
                 try Self.wrap("Syncing log segment \(old.name)") { try old.handle.sync() }
@@ -307,7 +355,7 @@ final class WriteAheadLog: @unchecked Sendable {
             try? marker.write(firstLSN - 1)
             try? marker.sync()
             return .success(try Self.createSegment(fileSystem: fileSystem, directory: directory,
-                                                   firstLSN: firstLSN, salt: salt, encryption: encryption?.header))
+                                                   firstLSN: firstLSN, salt: salt, encryption: encryption))
         } catch let error as StorageError {
             return .failure(error)
         } catch {
@@ -329,8 +377,9 @@ final class WriteAheadLog: @unchecked Sendable {
         flushing = true
         let old = segment
         let first = writtenLSN + 1
+        let header = encryption?.header
         condition.unlock()
-        let result = syncAndStartSegment(after: old, firstLSN: first)
+        let result = syncAndStartSegment(after: old, firstLSN: first, encryption: header)
         condition.lock()
         flushing = false
         switch result {
