@@ -23,13 +23,22 @@ struct LocalLogReader {
     let directory: String
     private let fileSystem: any FileSystem
     private var follower: LogFollower
+    /// The store's key as it is now (`nil`: plain): the follower checks every frame as
+    /// recovery would, which needs the key, and `rotateKey(to:)` changes it.
+    private let currentCipher: @Sendable () -> (any StoreCipher)?
 
-    /// A reader that continues after `lsn`; `cipher` is the store's, for an encrypted store
-    /// (the follower checks every frame as recovery would, which needs the key).
-    init(directory: String, after lsn: UInt64, cipher: (any StoreCipher)?, fileSystem: any FileSystem = PosixFileSystem()) {
+    /// A reader that continues after `lsn` in the log of `engine`'s store.
+    init(directory: String, after lsn: UInt64, engine: StorageEngine, fileSystem: any FileSystem = PosixFileSystem()) {
+        self.init(directory: directory, after: lsn, cipher: { engine.cipher }, fileSystem: fileSystem)
+    }
+
+    /// A reader that continues after `lsn`; `cipher` gives the store's key as it is now.
+    init(directory: String, after lsn: UInt64, cipher: @escaping @Sendable () -> (any StoreCipher)?,
+         fileSystem: any FileSystem = PosixFileSystem()) {
         self.directory = directory
         self.fileSystem = fileSystem
-        self.follower = LogFollower(fileSystem: fileSystem, directory: directory, lastLSN: lsn, cipher: cipher)
+        self.currentCipher = cipher
+        self.follower = LogFollower(fileSystem: fileSystem, directory: directory, lastLSN: lsn, cipher: cipher())
     }
 
     /// The LSN of the last frame read.
@@ -41,7 +50,14 @@ struct LocalLogReader {
     /// - Complexity: O(bytes appended since the last call).
     mutating func read() throws(ReplicationError) -> Batch {
         let poll: LogFollower.Poll
-        do { poll = try follower.poll() } catch {
+        do { poll = try follower.poll() } catch let error as StorageError
+            where [.wrongKey, .encryptionKeyRequired, .notEncrypted].contains(error.code) {
+            // The store's key was rotated (a new segment under the new key): follow on with it.
+            follower = LogFollower(fileSystem: fileSystem, directory: directory, lastLSN: follower.lastLSN, cipher: currentCipher())
+            do { poll = try follower.poll() } catch {
+                throw ReplicationError(.storage, "Could not read the log of the store at \(directory) to ship it: \(error)", cause: error as? StorageError)
+            }
+        } catch {
             throw ReplicationError(.storage, "Could not read the log of the store at \(directory) to ship it: \(error)", cause: error as? StorageError)
         }
         if poll.records.isEmpty && poll.needsReopen { return .logTrimmed }

@@ -238,7 +238,7 @@ public final class Replicator: @unchecked Sendable {
             throw ReplicationError(.diverged, "PostgreSQL (\(location)) holds store \(storeID) up to LSN \(shipped), but this store ends at LSN \(local): it is another store under the same ID, or an older copy of it. Ship it under another store ID (Options.storeID), or restore it from PostgreSQL first.")
         }
         guard shipped > 0 else { return }
-        var reader = LocalLogReader(directory: store.directory, after: shipped - 1, cipher: store.options.storage.cipher)
+        var reader = LocalLogReader(directory: store.directory, after: shipped - 1, engine: engine)
         guard case .frames(let frames) = try reader.read(), let local = frames.first, local.lsn == shipped,
               let theirs = try remote.frame(at: shipped) else { return }
         guard theirs == local.bytes else {
@@ -248,7 +248,7 @@ public final class Replicator: @unchecked Sendable {
 
     private func run(session initial: PostgresSession, shipped: UInt64) {
         var session: PostgresSession? = initial
-        var reader = LocalLogReader(directory: store.directory, after: shipped, cipher: store.options.storage.cipher)
+        var reader = LocalLogReader(directory: store.directory, after: shipped, engine: engine)
         while true {
             // Wakeups counted from here on make the pause below return at once.
             let (stopping, seen) = condition.withLock { (state.stopRequested, state.wakeups) }
@@ -269,7 +269,7 @@ public final class Replicator: @unchecked Sendable {
                     guard found == known else {
                         throw ReplicationError(.diverged, "After reconnecting, PostgreSQL (\(location)) holds store \(storeID) up to LSN \(found), not \(known) as shipped: another replicator ships the same store ID, or the tables were changed. Stop the other replicator.")
                     }
-                    reader = LocalLogReader(directory: store.directory, after: known, cipher: store.options.storage.cipher)
+                    reader = LocalLogReader(directory: store.directory, after: known, engine: engine)
                 }
                 try shipOnce(RemoteLog(session: current, storeID: storeID), reader: &reader)
                 condition.withLock {
@@ -310,7 +310,7 @@ public final class Replicator: @unchecked Sendable {
         case .logTrimmed:
             try bootstrapFromSnapshot(remote, shipped: shipped)
             let now = condition.withLock { state.shippedLSN }
-            reader = LocalLogReader(directory: store.directory, after: now, cipher: store.options.storage.cipher)
+            reader = LocalLogReader(directory: store.directory, after: now, engine: engine)
         case .frames(let frames):
             var start = 0
             while start < frames.count {
@@ -323,7 +323,7 @@ public final class Replicator: @unchecked Sendable {
                 do throws(ReplicationError) { try remote.append(batch, after: shipped, epoch: epoch) }
                 catch {
                     // Read these frames again after reconnecting.
-                    reader = LocalLogReader(directory: store.directory, after: shipped, cipher: store.options.storage.cipher)
+                    reader = LocalLogReader(directory: store.directory, after: shipped, engine: engine)
                     throw error
                 }
                 shipped = batch[batch.count - 1].lsn

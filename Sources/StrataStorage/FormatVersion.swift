@@ -8,7 +8,7 @@ public enum FormatVersion {
     public static let major: UInt16 = 1
     /// The minor format version: compatible additions bump it.
     public static let minor: UInt16 = 0
-    /// The major version of encrypted log segments and snapshots (`docs/FORMAT.md` 14.6).
+    /// The major version of encrypted log segments and snapshots (`docs/FORMAT.md` 14.7).
     ///
     /// The encrypted layout puts an encryption header where a 1.x reader expects the first
     /// frame or chunk, and marks it only with flag bits that 1.x readers ignore: such a reader

@@ -6,7 +6,7 @@ import StrataEncryption
 @testable import StrataStorage
 import StrataTestSupport
 
-/// docs/FORMAT.md 14.6: encrypted segments and snapshots are written with major version 2, so
+/// docs/FORMAT.md 14.7: encrypted segments and snapshots are written with major version 2, so
 /// that a build from before encryption (which reads major 1 and ignores the flag bits) refuses
 /// them with `unsupportedFormat` instead of taking a new store's only segment for a torn write
 /// and cutting it. Plain files stay 1.0, and encrypted files of major 1 (written before the

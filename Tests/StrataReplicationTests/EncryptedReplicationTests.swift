@@ -147,4 +147,41 @@ struct EncryptedReplicationTests {
         #expect(replica.waitUntilApplied(primary.lastLSN))
         #expect(try PeopleStore.contents(replica.store) == (try PeopleStore.contents(primary)))
     }
+
+    /// A key rotation on a shipping store: the replicator follows the log under the new key,
+    /// and a restore before the rotation opens with the old key, after it with the new one.
+    @Test func aRotatedKeyShipsOnAndRestoresUnderTheKeyOfItsTime() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let url = try TestServer.requireURL()
+        let (old, new) = (SymmetricKey(size: .bits256), SymmetricKey(size: .bits256))
+        let store = try PeopleStore.open(dir.path, options: Self.options(old))
+        let replicator = try Replicator(store: store, url: url)
+        try replicator.start()
+        defer { replicator.stop() }
+        for round in 0..<2 { try Self.save(store, round: round) }
+        let before = (lsn: store.lastLSN, rows: try PeopleStore.contents(store))
+        try Self.save(store, round: 2)
+        #expect(replicator.waitUntilShipped(store.lastLSN))
+        // The rotation's snapshot (under the new key) holds the state at its LSN, so a restore
+        // to that LSN or later opens with the new key, and one to an earlier LSN with the old.
+        #expect(try store.rotateKey(to: new) > before.lsn)
+        for round in 3..<6 { try Self.save(store, round: round) }
+        #expect(replicator.waitUntilShipped(store.lastLSN))
+        #expect(replicator.status.lastError == nil)
+        let after = (lsn: store.lastLSN, rows: try PeopleStore.contents(store))
+        try store.close()
+
+        let target = try TemporaryDirectory()
+        defer { target.remove() }
+        for (name, lsn, key, other, rows) in [("before", before.lsn, old, new, before.rows), ("after", after.lsn, new, old, after.rows)] {
+            let into = target.appending(name)
+            _ = try StoreRestore.restore(from: url, storeID: replicator.storeID, at: lsn, into: into)
+            #expect(throws: StorageError.self) { _ = try PeopleStore.open(into, options: Self.options(other)) }
+            let restored = try PeopleStore.open(into, options: Self.options(key))
+            #expect(restored.lastLSN == lsn, "\(name)")
+            #expect(try PeopleStore.contents(restored) == rows, "\(name)")
+            try restored.close()
+        }
+    }
 }

@@ -11,7 +11,7 @@ import StrataTestSupport
 struct ShippingTests {
     /// The local log's frames, byte for byte.
     static func localFrames(_ directory: String) throws -> [ShippedFrame] {
-        var reader = LocalLogReader(directory: directory, after: 0, cipher: nil)
+        var reader = LocalLogReader(directory: directory, after: 0, cipher: { nil })
         guard case .frames(let frames) = try reader.read() else { throw ReplicationError(.storage, "log trimmed") }
         return frames
     }
