@@ -34,8 +34,8 @@ extension ModelMacro: MemberMacro {
             }
         }
         let descriptions = properties.map { description(of: $0) }.joined(separator: ",\n")
-        let keyPaths = properties.map { "if keyPath == \\\(className).\($0.name) { return \"\($0.name)\" }" }.joined(separator: "\n")
-        let mutations = properties.map { "_$observationRegistrar.withMutation(of: self, keyPath: \\.\($0.name)) {}" }.joined(separator: "\n")
+        let keyPaths = properties.map { "if keyPath == Self._$keyPath_\($0.name) { return \"\($0.name)\" }" }.joined(separator: "\n")
+        let mutations = properties.map { "_$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_\($0.name)) {}" }.joined(separator: "\n")
         let stand_ins = properties.map { "self._$\($0.name) = Strata.ModelNoStorage()" }.joined(separator: "\n")
         return [
             "@exclusivity(unchecked) public var _$backing = Strata.ModelBacking()",
@@ -63,6 +63,7 @@ extension ModelMacro: MemberMacro {
             ]
             """,
             "public static let _$layout = Strata.ModelLayout(_$properties)",
+        ] + properties.map { keyPathDeclaration(of: $0, in: className) } + [
             """
             public static func _$propertyName(for keyPath: AnyKeyPath) -> String? {
             \(raw: keyPaths)
@@ -80,6 +81,14 @@ extension ModelMacro: MemberMacro {
             }
             """,
         ]
+    }
+
+    /// The key path of one property, made once for the class: the accessors hand it to
+    /// Observation on every read and write, and a key path literal there would be made
+    /// (`swift_getKeyPath`) and released on each. `Sendable` (a key path literal that
+    /// captures nothing is), so the `static let` is concurrency-safe without `nonisolated(unsafe)`.
+    static func keyPathDeclaration(of property: PersistedPropertySyntax, in className: String) -> DeclSyntax {
+        "private static let _$keyPath_\(raw: property.name): any KeyPath<\(raw: className), \(property.valueType)> & Sendable = \\\(raw: className).\(raw: property.name)"
     }
 
     /// The `ModelProperty` of one property.

@@ -2,8 +2,9 @@ public import SwiftSyntax
 public import SwiftSyntaxMacros
 
 /// `@_PersistedProperty(index)`, added by `@Model` to each persisted property: accessors
-/// that read and write the model's backing (and tell observers), a stand-in the `init`
-/// accessor initializes, and the property's kind.
+/// that read and write the model's backing (and tell observers, with the key path `@Model`
+/// declares once per property), a stand-in the `init` accessor initializes, and the
+/// property's kind.
 public struct PersistedPropertyMacro {}
 
 extension PersistedPropertyMacro: AccessorMacro {
@@ -22,13 +23,13 @@ extension PersistedPropertyMacro: AccessorMacro {
             """,
             """
             get {
-            _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
+            _$observationRegistrar.access(self, keyPath: Self._$keyPath_\(raw: name))
             return _$backing.value(Self._$layout, \(literal: index), Self._$kind_\(raw: name))
             }
             """,
             """
             set {
-            _$observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
+            _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_\(raw: name)) {
             _$backing.setValue(Self._$layout, \(literal: index), Self._$kind_\(raw: name), newValue)
             }
             }
@@ -48,14 +49,9 @@ extension PersistedPropertyMacro: PeerMacro {
     public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
                                  in context: some MacroExpansionContext) throws -> [DeclSyntax] {
         guard case .persisted(let property) = PersistedPropertySyntax.read(declaration) else { return [] }
-        let kindType: TypeSyntax
-        switch property.kind {
-        case .toMany(let element): kindType = "[\(element)]"
-        default: kindType = property.type
-        }
         return [
             "private var _$\(raw: property.name): Strata.ModelNoStorage",
-            "private static let _$kind_\(raw: property.name) = Strata.modelValueKind((\(kindType)).self)",
+            "private static let _$kind_\(raw: property.name) = Strata.modelValueKind((\(property.valueType)).self)",
         ]
     }
 }

@@ -10,6 +10,13 @@ struct PersistedPropertySyntax {
     let kind: PropertyType
     let initializer: ExprSyntax?
 
+    /// The property's type as the generated code spells it: the declared (or inferred) type,
+    /// with a to-many relationship written `[Element]` whichever way it was declared.
+    var valueType: TypeSyntax {
+        if case .toMany(let element) = kind { return "[\(element)]" }
+        return type
+    }
+
     /// The arguments of `@Attribute(...)`, if written.
     var attributeArguments: LabeledExprListSyntax? { Self.arguments(of: "Attribute", in: declaration) }
     /// The arguments of `@Relationship(...)`, if written.

@@ -10,8 +10,10 @@
 /// property `x`, `get`/`set`/`init` accessors that read and write the managed object and
 /// tell observers, a stand-in `_$x` and the property's kind `_$kind_x`; on the class,
 /// `_$backing`, `_$observationRegistrar`, `init(_$backing:)`, `entityName`,
-/// `_$properties`, `_$layout`, `_$propertyName(for:)`, `_$persistedPropertiesDidChange()`,
-/// and a conformance to ``Strata/PersistentModel``.
+/// `_$properties`, `_$layout`, a key path `_$keyPath_x` per persisted property (made once,
+/// for Observation), `_$propertyName(for:)`, `_$persistedPropertiesDidChange()`, and a
+/// conformance to ``Strata/PersistentModel``. (The key paths' names depend on the
+/// properties, hence `arbitrary` among the member names.)
 ///
 /// Supported property types: `Bool`, `Int`, `Int16`, `Int32`, `Int64`, `Double`, `Float`,
 /// `String`, `Date`, `UUID`, `Data`, `URL`, `Decimal`, enums with `String` or `Int` raw
@@ -31,7 +33,7 @@
 /// ```
 @attached(member, names: named(_$backing), named(_$observation), named(_$observationRegistrar), named(init(_$backing:)),
           named(entityName), named(_$properties), named(_$layout), named(_$propertyName(for:)),
-          named(_$persistedPropertiesDidChange), named(deinit))
+          named(_$persistedPropertiesDidChange), named(deinit), arbitrary)
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
 public macro Model() = #externalMacro(module: "StrataMacros", type: "ModelMacro")

@@ -21,11 +21,11 @@ import Testing
                     _$name = Strata.ModelNoStorage()
                 }
                 get {
-                    _$observationRegistrar.access(self, keyPath: \\.name)
+                    _$observationRegistrar.access(self, keyPath: Self._$keyPath_name)
                     return _$backing.value(Self._$layout, 0, Self._$kind_name)
                 }
                 set {
-                    _$observationRegistrar.withMutation(of: self, keyPath: \\.name) {
+                    _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_name) {
                         _$backing.setValue(Self._$layout, 0, Self._$kind_name, newValue)
                     }
                 }
@@ -41,11 +41,11 @@ import Testing
                     _$list = Strata.ModelNoStorage()
                 }
                 get {
-                    _$observationRegistrar.access(self, keyPath: \\.list)
+                    _$observationRegistrar.access(self, keyPath: Self._$keyPath_list)
                     return _$backing.value(Self._$layout, 1, Self._$kind_list)
                 }
                 set {
-                    _$observationRegistrar.withMutation(of: self, keyPath: \\.list) {
+                    _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_list) {
                         _$backing.setValue(Self._$layout, 1, Self._$kind_list, newValue)
                     }
                 }
@@ -61,11 +61,11 @@ import Testing
                     _$tags = Strata.ModelNoStorage()
                 }
                 get {
-                    _$observationRegistrar.access(self, keyPath: \\.tags)
+                    _$observationRegistrar.access(self, keyPath: Self._$keyPath_tags)
                     return _$backing.value(Self._$layout, 2, Self._$kind_tags)
                 }
                 set {
-                    _$observationRegistrar.withMutation(of: self, keyPath: \\.tags) {
+                    _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_tags) {
                         _$backing.setValue(Self._$layout, 2, Self._$kind_tags, newValue)
                     }
                 }
@@ -106,14 +106,20 @@ import Testing
 
             public static let _$layout = Strata.ModelLayout(_$properties)
 
+            private static let _$keyPath_name: any KeyPath<Item, String> & Sendable = \\Item.name
+
+            private static let _$keyPath_list: any KeyPath<Item, TodoList?> & Sendable = \\Item.list
+
+            private static let _$keyPath_tags: any KeyPath<Item, [Tag]> & Sendable = \\Item.tags
+
             public static func _$propertyName(for keyPath: AnyKeyPath) -> String? {
-                if keyPath == \\Item.name {
+                if keyPath == Self._$keyPath_name {
                     return "name"
                 }
-                if keyPath == \\Item.list {
+                if keyPath == Self._$keyPath_list {
                     return "list"
                 }
-                if keyPath == \\Item.tags {
+                if keyPath == Self._$keyPath_tags {
                     return "tags"
                 }
                 return nil
@@ -124,11 +130,11 @@ import Testing
             }
 
             public func _$persistedPropertiesDidChange() {
-                _$observationRegistrar.withMutation(of: self, keyPath: \\.name) {
+                _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_name) {
                 }
-                _$observationRegistrar.withMutation(of: self, keyPath: \\.list) {
+                _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_list) {
                 }
-                _$observationRegistrar.withMutation(of: self, keyPath: \\.tags) {
+                _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_tags) {
                 }
             }
         }
@@ -182,7 +188,10 @@ import Testing
         #expect(source.contains("private static let _$kind_\(name) = \(kind)"), "\(source)")
         let expected = description.replacingOccurrences(of: "\"p\"", with: "\"\(name)\"").replacingOccurrences(of: "_$kind_p", with: "_$kind_\(name)")
         #expect(source.contains(expected), "\(source)")
-        #expect(source.contains("if keyPath == \\M.\(name) {"))
+        #expect(source.contains("if keyPath == Self._$keyPath_\(name) {"), "\(source)")
+        let valueType = kind.dropFirst("Strata.modelValueKind((".count).dropLast(").self)".count)
+        #expect(source.contains("private static let _$keyPath_\(name): any KeyPath<M, \(valueType)> & Sendable = \\M.\(name)"), "\(source)")
+        #expect(source.contains("_$observationRegistrar.access(self, keyPath: Self._$keyPath_\(name))"), "\(source)")
     }
 
     @Test func leavesTransientComputedStaticAndObservedPropertiesAlone() {
