@@ -28,6 +28,8 @@ struct FollowCommand: ParsableCommand {
     @Option(name: .long, help: "The store ID it ships under.")
     var store: String
 
+    @OptionGroup var key: KeyFileOption
+
     @Option(name: .customLong("poll-ms"), help: "How often to ask PostgreSQL for frames when no notification comes, in milliseconds (default 1000).")
     var pollMilliseconds: Int = 1000
 
@@ -42,6 +44,7 @@ struct FollowCommand: ParsableCommand {
             var options = Replica.Options()
             options.pollInterval = .milliseconds(max(1, pollMilliseconds))
             options.retryInterval = .milliseconds(max(1, min(1000, pollMilliseconds)))
+            options.storeOptions.storage.cipher = try key.cipher()
             let replica: Replica
             do throws(ReplicationError) {
                 replica = try PersistentStore.openReplica(at: directory, from: from, storeID: store, options: options)

@@ -28,6 +28,8 @@ struct PromoteCommand: ParsableCommand {
     @Option(name: .long, help: "The store ID it ships under.")
     var store: String
 
+    @OptionGroup var key: KeyFileOption
+
     @Option(name: .customLong("timeout-s"), help: "How long to wait for the frames shipped before the fence, in seconds (default 60).")
     var timeoutSeconds: Int = 60
 
@@ -38,9 +40,14 @@ struct PromoteCommand: ParsableCommand {
         try reportingFailures {
             let promoted: PersistentStore
             let epoch: UInt64
+            let cipher = try key.cipher()   // read before anything is fenced
             do throws(ReplicationError) {
-                let replica = try PersistentStore.openReplica(at: directory, from: from, storeID: store)
-                promoted = try replica.promote(timeout: .seconds(max(1, timeoutSeconds)))
+                var options = Replica.Options()
+                options.storeOptions.storage.cipher = cipher
+                var writable = PersistentStore.Options()
+                writable.storage.cipher = cipher
+                let replica = try PersistentStore.openReplica(at: directory, from: from, storeID: store, options: options)
+                promoted = try replica.promote(options: writable, timeout: .seconds(max(1, timeoutSeconds)))
                 epoch = replica.promotedEpoch ?? 0
             } catch {
                 throw InspectorFailure(InspectorExit(replication: error.code), error.message)

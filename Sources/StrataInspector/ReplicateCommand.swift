@@ -23,6 +23,7 @@ struct ReplicateCommand: ParsableCommand {
             """)
 
     @OptionGroup var target: StoreArgument
+    @OptionGroup var key: KeyFileOption
 
     @Option(name: .long, help: "The PostgreSQL URL to ship to (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE).")
     var to: String
@@ -40,6 +41,7 @@ struct ReplicateCommand: ParsableCommand {
         try reportingFailures {
             var storeOptions = PersistentStore.Options()
             storeOptions.storage.readOnly = true
+            storeOptions.storage.cipher = try key.cipher()
             let store = try PersistentStore.open(at: target.store, options: storeOptions)
             var options = Replicator.Options()
             options.storeID = storeID
