@@ -304,7 +304,7 @@ case "saves":
     try store.close()
 case "open":
     try buildTodoStore(directory)
-    try profiledOpen(directory).close()
+    try timed { try profiledOpen(directory) }.close()
 case "snapshot-load":
     let table = TableDescriptor(name: "TodoItem", columns: [
         ColumnDescriptor(name: "$pk", kind: .int64), ColumnDescriptor(name: "$version", kind: .int64),
