@@ -38,6 +38,8 @@ let package = Package(
                 .product(name: "StrataModels", package: "Strata"),
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "StrataStorage", package: "Strata"),
+                // `run --encryption` (issue 23): AES-GCM stores beside plain ones.
+                .product(name: "StrataEncryption", package: "Strata"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the best SQLite side (one prepared statement, raw binds).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -56,6 +58,7 @@ let package = Package(
                 "StrataBenchModels",
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "StrataStorage", package: "Strata"),
+                .product(name: "StrataEncryption", package: "Strata"),
             ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),

@@ -42,34 +42,49 @@ public struct AESGCMStoreCipher: StoreCipher {
 }
 
 /// One file's AES-GCM key.
+///
+/// swift-crypto's API takes and returns `Data`, so each call copies once on the way in (the
+/// sealed box it builds) and once on the way out (into the caller's buffer); nothing else is
+/// allocated per call but the box and BoringSSL's output.
 struct AESGCMFileCipher: FileCipher {
     let key: SymmetricKey
     let keyCheck: [UInt8]
 
+    /// Bytes of GCM nonce.
+    private static let nonceLength = 12
+
+    /// The 96-bit nonce: `value` little-endian, then four zero bytes (built on the stack).
     private static func nonce(_ value: UInt64) -> AES.GCM.Nonce {
-        var bytes = [UInt8](repeating: 0, count: 12)
-        withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(0..<8, with: $0) }
-        // Never fails: 12 bytes is the GCM nonce size.
-        return try! AES.GCM.Nonce(data: bytes)
+        withUnsafeTemporaryAllocation(byteCount: nonceLength, alignment: 8) { bytes in
+            bytes.storeBytes(of: value.littleEndian, toByteOffset: 0, as: UInt64.self)
+            bytes.storeBytes(of: 0, toByteOffset: 8, as: UInt32.self)
+            // Never fails: 12 bytes is the GCM nonce size.
+            return try! AES.GCM.Nonce(data: UnsafeRawBufferPointer(bytes))
+        }
     }
 
-    func seal(_ plaintext: UnsafeRawBufferPointer, nonce: UInt64, associatedData: [UInt8]) -> [UInt8] {
+    func seal(_ plaintext: UnsafeRawBufferPointer, nonce: UInt64, associatedData: UnsafeRawBufferPointer,
+              appendingTo output: inout [UInt8]) {
         // Never fails for a 256-bit key and a 12-byte nonce.
         let box = try! AES.GCM.seal(plaintext, using: key, nonce: Self.nonce(nonce), authenticating: associatedData)
-        var out = [UInt8]()
-        out.reserveCapacity(plaintext.count + EncryptionHeader.tagLength)
-        out.append(contentsOf: box.ciphertext)
-        out.append(contentsOf: box.tag)
-        return out
+        // `combined` is the nonce, the ciphertext and the tag in one buffer (never nil with a
+        // 12-byte nonce).
+        box.combined!.withUnsafeBytes { combined in
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: combined[Self.nonceLength...]))
+        }
     }
 
-    func open(_ sealed: UnsafeRawBufferPointer, nonce: UInt64, associatedData: [UInt8]) -> [UInt8]? {
-        guard sealed.count >= EncryptionHeader.tagLength else { return nil }
+    func open(_ sealed: UnsafeRawBufferPointer, nonce: UInt64, associatedData: UnsafeRawBufferPointer,
+              into plaintext: UnsafeMutableRawBufferPointer) -> Bool {
+        guard sealed.count >= EncryptionHeader.tagLength,
+              plaintext.count == sealed.count - EncryptionHeader.tagLength else { return false }
         let split = sealed.count - EncryptionHeader.tagLength
         guard let box = try? AES.GCM.SealedBox(nonce: Self.nonce(nonce),
                                                ciphertext: UnsafeRawBufferPointer(rebasing: sealed[..<split]),
                                                tag: UnsafeRawBufferPointer(rebasing: sealed[split...])),
-              let plain = try? AES.GCM.open(box, using: key, authenticating: associatedData) else { return nil }
-        return Array(plain)
+              let opened = try? AES.GCM.open(box, using: key, authenticating: associatedData) else { return false }
+        // Copied only now, after `sealed` was read whole: `plaintext` may overlap it.
+        opened.withUnsafeBytes { plaintext.copyMemory(from: $0) }
+        return true
     }
 }

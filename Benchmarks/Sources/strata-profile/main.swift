@@ -18,9 +18,15 @@
 // (N ÷ 10 rows by email, half new); observe N and history N print
 // figures of their own (fetched-results controller latency; persistent history's costs). Their stores are built, checkpointed
 // and reopened before the profiled call, so setup shows up outside `profiled…`.
+//
+// STRATA_PROFILE_ENCRYPTED=1 encrypts every store of the cases above (AES-256-GCM with the fixed
+// test key of `strata-bench run --encryption`), for issue 23's costs: `append` seals 1 MiB frames,
+// `open` and `snapshot-load` open sealed chunks.
+import Crypto
 import Foundation
 import Strata
 import StrataBenchModels
+import StrataEncryption
 import StrataStorage
 
 let arguments = CommandLine.arguments
@@ -42,9 +48,19 @@ let schema = try Schema {
         Attribute("done", .bool)
     }
 }
+/// The test key when STRATA_PROFILE_ENCRYPTED=1 (bytes 0…31, as strata-bench's), else `nil`.
+let encryptionKey: SymmetricKey? = ProcessInfo.processInfo.environment["STRATA_PROFILE_ENCRYPTED"] == "1"
+    ? SymmetricKey(data: (0..<32).map { UInt8($0) }) : nil
 let options: PersistentStore.Options = {
     var options = PersistentStore.Options()
     options.automaticCheckpointBytes = nil
+    options.encryptionKey = encryptionKey
+    return options
+}()
+/// The storage engine's options of the `snapshot-load` and `append` cases.
+let storageOptions: StorageOptions = {
+    var options = StorageOptions()
+    options.cipher = encryptionKey.map(AESGCMStoreCipher.init(key:))
     return options
 }()
 
@@ -288,14 +304,14 @@ case "saves":
     try store.close()
 case "open":
     try buildTodoStore(directory)
-    try profiledOpen(directory).close()
+    try timed { try profiledOpen(directory) }.close()
 case "snapshot-load":
     let table = TableDescriptor(name: "TodoItem", columns: [
         ColumnDescriptor(name: "$pk", kind: .int64), ColumnDescriptor(name: "$version", kind: .int64),
         ColumnDescriptor(name: "name", kind: .bytes), ColumnDescriptor(name: "createdAt", kind: .double),
         ColumnDescriptor(name: "done", kind: .bool),
     ])
-    let (engine, _) = try StorageEngine.open(at: directory)
+    let (engine, _) = try StorageEngine.open(at: directory, options: storageOptions)
     _ = try engine.append(kind: 0xB0, payload: [1])
     let lsn = try engine.beginCheckpoint()
     try engine.completeCheckpoint(lsn: lsn, tables: [table], metadata: []) { writer in
@@ -314,7 +330,8 @@ case "snapshot-load":
     }
     try engine.close()
     let name = try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasSuffix(".snap") }!
-    let reader = try SnapshotReader(fileSystem: PosixFileSystem(), directory: directory, name: name)
+    let reader = try SnapshotReader(fileSystem: PosixFileSystem(), directory: directory, name: name,
+                                    cipher: storageOptions.cipher)
     let read = try profiledSnapshotRead(reader)
     precondition(read == count)
 case "append":
@@ -325,7 +342,7 @@ case "append":
             return withUnsafeBytes(of: z) { Array($0) }
         }
     }
-    let (engine, _) = try StorageEngine.open(at: directory)
+    let (engine, _) = try StorageEngine.open(at: directory, options: storageOptions)
     try profiledAppend(engine, payloads)
     try engine.close()
 case "batch-insert":

@@ -31,23 +31,56 @@ public enum EncryptedFileKind: String, Sendable, Hashable {
 }
 
 /// Seals and opens the payloads of one file with an authenticated cipher.
+///
+/// Both calls take and give buffers, not arrays, so that a frame is sealed straight into the
+/// log's batch and a snapshot chunk opened in place in the image read at open: the cipher's
+/// own copies are the only ones (`docs/PERFORMANCE.md`, "Encryption at rest").
 public protocol FileCipher: Sendable {
     /// ``EncryptionHeader/keyCheckLength`` bytes that depend on the master key and the
     /// file's salt only; stored in the file's header so that a wrong key is told apart from
     /// damage (`wrongKey`, not `corrupted`) before anything is decrypted.
     var keyCheck: [UInt8] { get }
 
-    /// Encrypts `plaintext`; returns the ciphertext followed by a
-    /// ``EncryptionHeader/tagLength``-byte authentication tag.
+    /// Encrypts `plaintext` and appends the ciphertext, then a
+    /// ``EncryptionHeader/tagLength``-byte authentication tag, to `output`.
     ///
     /// - Parameters:
     ///   - nonce: unique within this file key (an LSN, a chunk number).
     ///   - associatedData: bytes authenticated but not encrypted (the header fields).
-    func seal(_ plaintext: UnsafeRawBufferPointer, nonce: UInt64, associatedData: [UInt8]) -> [UInt8]
+    func seal(_ plaintext: UnsafeRawBufferPointer, nonce: UInt64, associatedData: UnsafeRawBufferPointer,
+              appendingTo output: inout [UInt8])
 
-    /// Decrypts what ``seal(_:nonce:associatedData:)`` returned; `nil` when the bytes, the
-    /// nonce or the associated data are not those it was sealed with.
-    func open(_ sealed: UnsafeRawBufferPointer, nonce: UInt64, associatedData: [UInt8]) -> [UInt8]?
+    /// Decrypts what ``seal(_:nonce:associatedData:appendingTo:)`` appended into `plaintext`,
+    /// which holds exactly `sealed.count` − ``EncryptionHeader/tagLength`` bytes and may start
+    /// where `sealed` starts (decrypting in place). Returns `false`, leaving `plaintext`
+    /// undefined, when the bytes, the nonce or the associated data are not those it was
+    /// sealed with.
+    func open(_ sealed: UnsafeRawBufferPointer, nonce: UInt64, associatedData: UnsafeRawBufferPointer,
+              into plaintext: UnsafeMutableRawBufferPointer) -> Bool
+}
+
+extension FileCipher {
+    /// ``seal(_:nonce:associatedData:appendingTo:)`` into a new array.
+    func seal(_ plaintext: UnsafeRawBufferPointer, nonce: UInt64, associatedData: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(plaintext.count + EncryptionHeader.tagLength)
+        associatedData.withUnsafeBytes { seal(plaintext, nonce: nonce, associatedData: $0, appendingTo: &output) }
+        return output
+    }
+
+    /// ``open(_:nonce:associatedData:into:)`` into a new array; `nil` when it does not
+    /// authenticate.
+    func open(_ sealed: UnsafeRawBufferPointer, nonce: UInt64, associatedData: [UInt8]) -> [UInt8]? {
+        guard sealed.count >= EncryptionHeader.tagLength else { return nil }
+        var opened = true
+        let plaintext = [UInt8](unsafeUninitializedCapacity: sealed.count - EncryptionHeader.tagLength) { buffer, count in
+            opened = associatedData.withUnsafeBytes {
+                open(sealed, nonce: nonce, associatedData: $0, into: UnsafeMutableRawBufferPointer(buffer))
+            }
+            count = buffer.count
+        }
+        return opened ? plaintext : nil
+    }
 }
 
 /// The 32 bytes an encrypted log segment or snapshot carries after its plain header: the

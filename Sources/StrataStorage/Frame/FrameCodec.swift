@@ -162,11 +162,16 @@ public enum FrameCodec {
         let stored = UnsafeRawBufferPointer(rebasing: bytes[start..<start + header.storedLength])
         guard header.isEncrypted == (cipher != nil) else { return .failure(.encryptionMismatch) }
         if let cipher {
-            let associated = Array(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 44]))
-            guard let opened = cipher.open(stored, nonce: header.lsn, associatedData: associated) else {
-                return .failure(.authenticationFailed)
+            let associated = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 44])
+            var authenticated = false
+            let opened = [UInt8](unsafeUninitializedCapacity: stored.count - EncryptionHeader.tagLength) { buffer, count in
+                authenticated = cipher.open(stored, nonce: header.lsn, associatedData: associated,
+                                            into: UnsafeMutableRawBufferPointer(buffer))
+                count = buffer.count
             }
-            return opened.withUnsafeBytes { inflate($0, header: header) }
+            guard authenticated else { return .failure(.authenticationFailed) }
+            // An uncompressed payload is the decrypted bytes themselves, not a copy of them.
+            return header.isCompressed ? opened.withUnsafeBytes { inflate($0, header: header) } : .success(opened)
         }
         return inflate(stored, header: header)
     }
@@ -190,13 +195,23 @@ public enum FrameCodec {
                                  storedLength: prepared.stored.count + EncryptionHeader.tagLength,
                                  rawLength: prepared.rawLength, lsn: lsn, timestamp: timestamp,
                                  syncedLSN: syncedLSN, salt: salt, checksum: 0, isEncrypted: true)
-        var bytes = header.encodedPrefix()
-        let sealed = prepared.stored.withUnsafeBytes { cipher.seal($0, nonce: lsn, associatedData: bytes) }
-        var crc = sealed.withUnsafeBytes { CRC32C.update(CRC32C.initial, $0) }
-        crc = bytes.withUnsafeBytes { CRC32C.update(crc, $0) }
+        let prefix = header.encodedPrefix()
+        // The frame is built in one array: the prefix, room for the checksum, then the sealed
+        // payload appended by the cipher; the checksum (of the sealed bytes, then the prefix)
+        // goes in last.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(FrameHeader.size + prepared.stored.count + EncryptionHeader.tagLength)
+        bytes.append(contentsOf: prefix)
+        bytes.append(contentsOf: [0, 0, 0, 0] as [UInt8])
+        prepared.stored.withUnsafeBytes { plaintext in
+            prefix.withUnsafeBytes { cipher.seal(plaintext, nonce: lsn, associatedData: $0, appendingTo: &bytes) }
+        }
+        var crc = bytes.withUnsafeBytes { CRC32C.update(CRC32C.initial, UnsafeRawBufferPointer(rebasing: $0[FrameHeader.size...])) }
+        crc = prefix.withUnsafeBytes { CRC32C.update(crc, $0) }
         header.checksum = CRC32C.finalize(crc)
-        withUnsafeBytes(of: header.checksum.littleEndian) { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: sealed)
+        withUnsafeBytes(of: header.checksum.littleEndian) { checksum in
+            bytes.replaceSubrange(prefix.count..<FrameHeader.size, with: checksum)
+        }
         return bytes
     }
 

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 
 /// Reads a snapshot: its header and footer index at open, then any chunk on demand.
 ///
@@ -159,19 +161,62 @@ public final class SnapshotReader: Sendable {
     }
 
     /// For an encrypted snapshot, replaces chunk `index`'s sealed bytes (at `from` in `bytes`,
-    /// already checked) with its plaintext, leaving the 16 tag bytes after it as they were.
+    /// already checked) with its plaintext, in place, leaving the 16 tag bytes after it as
+    /// they were.
     ///
     /// - Throws: ``StorageError/Code/corrupted`` when the chunk does not authenticate.
     private func decryptInPlace(_ bytes: inout [UInt8], from: Int, _ info: SnapshotChunkInfo, _ index: Int) throws {
         guard let fileCipher else { return }
-        let headerEnd = from + SnapshotLayout.chunkHeaderSize
-        let associated = Array(bytes[from..<from + 24])
-        let opened = bytes.withUnsafeBytes {
-            fileCipher.open(UnsafeRawBufferPointer(rebasing: $0[headerEnd..<from + info.length]), nonce: UInt64(index), associatedData: associated)
+        let opened = bytes.withUnsafeMutableBytes {
+            Self.openChunk(fileCipher, in: $0, from: from, info, index)
         }
-        guard let opened else { throw corrupt(info, "encrypted chunk #\(index) does not authenticate") }
-        bytes.replaceSubrange(headerEnd..<headerEnd + opened.count, with: opened)
+        guard opened else { throw corrupt(info, "encrypted chunk #\(index) does not authenticate") }
     }
+
+    /// Opens the sealed chunk `index` at `from` in `image` in place; `false` when it does not
+    /// authenticate. The associated data is the chunk header's first 24 bytes, read where
+    /// they are.
+    private static func openChunk(_ cipher: any FileCipher, in image: UnsafeMutableRawBufferPointer, from: Int,
+                                  _ info: SnapshotChunkInfo, _ index: Int) -> Bool {
+        let headerEnd = from + SnapshotLayout.chunkHeaderSize, end = from + info.length
+        return cipher.open(UnsafeRawBufferPointer(rebasing: image[headerEnd..<end]), nonce: UInt64(index),
+                           associatedData: UnsafeRawBufferPointer(rebasing: image[from..<from + 24]),
+                           into: UnsafeMutableRawBufferPointer(rebasing: image[headerEnd..<end - EncryptionHeader.tagLength]))
+    }
+
+    /// Opens every chunk of the image `bytes` (starting at file offset `start`) in place, the
+    /// chunks shared out in contiguous runs between the machine's cores when the image is large
+    /// enough for that to pay (``parallelDecryptionBytes``).
+    ///
+    /// - Throws: ``StorageError/Code/corrupted`` naming the first chunk that does not authenticate.
+    private func decryptAll(_ bytes: inout [UInt8], start: Int64) throws {
+        guard let fileCipher, !chunks.isEmpty else { return }
+        let chunks = self.chunks
+        let workers = bytes.count < Self.parallelDecryptionBytes ? 1
+            : max(1, min(ProcessInfo.processInfo.activeProcessorCount, chunks.count))
+        // The first chunk of each run that failed, or Int.max; each worker writes only its slot.
+        let failures = UnsafeMutableBufferPointer<Int>.allocate(capacity: workers)
+        failures.initialize(repeating: Int.max)
+        defer { failures.deallocate() }
+        bytes.withUnsafeMutableBytes { image in
+            // Sendable wrappers: each worker touches only its own chunks' bytes and its own slot.
+            let shared = SharedImage(image: image, failures: failures)
+            let run: @Sendable (Int) -> Void = { worker in
+                let range = (chunks.count * worker / workers)..<(chunks.count * (worker + 1) / workers)
+                for index in range where !Self.openChunk(fileCipher, in: shared.image, from: Int(chunks[index].offset - start), chunks[index], index) {
+                    shared.failures[worker] = index
+                    return
+                }
+            }
+            if workers == 1 { run(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: run) }
+        }
+        if let first = failures.min(), first != Int.max {
+            throw corrupt(chunks[first], "encrypted chunk #\(first) does not authenticate")
+        }
+    }
+
+    /// Images at least this large are decrypted on every core at open (1 MiB).
+    static let parallelDecryptionBytes = 1 << 20
 
     /// Checks every chunk's header and checksum without decoding the columns, reading the
     /// whole chunk region with one read.
@@ -195,12 +240,8 @@ public final class SnapshotReader: Sendable {
                 _ = try checkStored(UnsafeRawBufferPointer(rebasing: all[from..<from + info.length]), info)
             }
         }
-        if fileCipher != nil {
-            // Every chunk authenticates at open, like every checksum; the image keeps plaintext.
-            for (number, info) in chunks.enumerated() {
-                try decryptInPlace(&bytes, from: Int(info.offset - start), info, number)
-            }
-        }
+        // Every chunk authenticates at open, like every checksum; the image keeps plaintext.
+        try decryptAll(&bytes, start: start)
         verifiedImage.withLock { $0 = VerifiedImage(start: start, bytes: bytes) }
     }
 
@@ -257,6 +298,16 @@ public final class SnapshotReader: Sendable {
         guard let image = verifiedImage.withLock({ image in defer { image = nil }; return image }) else { return nil }
         return SnapshotChunkSource(name: name, path: path, tables: tables, chunks: chunks, image: image)
     }
+}
+
+/// The image and the failure slots that `SnapshotReader.decryptAll` shares between its workers.
+///
+/// `@unchecked Sendable`: the workers write disjoint byte ranges of `image` (one run of
+/// chunks each) and one slot of `failures` each, and `concurrentPerform` returns only after
+/// every worker has finished, before anyone reads either.
+private struct SharedImage: @unchecked Sendable {
+    let image: UnsafeMutableRawBufferPointer
+    let failures: UnsafeMutableBufferPointer<Int>
 }
 
 /// The chunk region of a snapshot, read and verified by `SnapshotReader.verifyChecksums()`.

@@ -50,7 +50,17 @@ struct RSSProbe: AsyncParsableCommand {
     @Option(help: "The Strata store directory or the SQLite file.")
     var path: String
 
+    @Flag(help: "Open the Strata store with the harness's test key (an encrypted run's fixture).")
+    var encrypted = false
+
     func run() async throws {
+        try await BenchEncryption.$key.withValue(encrypted ? BenchEncryption.testKey : nil) {
+            try await probe()
+        }
+    }
+
+    /// Opens, runs the phase and prints the report.
+    private func probe() async throws {
         var report = Report(engine: engine.rawValue)
         report.baselineBytes = ResidentSetSize.current()
         var keepAlive: [AnyObject] = []

@@ -30,6 +30,11 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Keep the temporary directory afterwards.")
     var keep = false
 
+    @Flag(help: ArgumentHelp(
+        "Issue 23: run the Strata side of each selected workload on plain and on encrypted stores, alternately, and report encrypted ÷ plain against the targets (≤ 1.10× read and open, ≤ 1.25× write).",
+        discussion: "The SQLite sides and the storage micro-benchmarks are not run: encryption's cost is judged against plain Strata in the same run."))
+    var encryption = false
+
     func validate() throws {
         guard scale >= 1 else { throw ValidationError("--scale must be at least 1") }
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
@@ -65,6 +70,10 @@ struct RunCommand: AsyncParsableCommand {
 
         let runner = try Runner(dataset: dataset, workRoot: workRoot, limits: report.limits,
                                 defaultRuns: runs)
+        if encryption {
+            try await runEncryption(workloads, skipped: storageBenchmarks, runner: runner, report: &report)
+            return
+        }
         for workload in workloads {
             log("\(workload.name): \(workload.summary)")
             report.results.append(await runner.run(workload))
@@ -92,6 +101,30 @@ struct RunCommand: AsyncParsableCommand {
         }
         let notes = Set(report.results.flatMap(\.notes) + report.storageResults.flatMap(\.notes))
         for note in notes.sorted() { print("note: \(note)") }
+        if let json {
+            try report.json().write(to: URL(fileURLWithPath: json))
+            log("wrote \(json)")
+        }
+    }
+
+    /// `--encryption`: each workload's Strata side plain and encrypted, then the table.
+    private func runEncryption(_ workloads: [Workload], skipped: [StorageBenchmark], runner: Runner,
+                               report: inout Report) async throws {
+        report.aesFlags = BenchEncryption.aesFlags()
+        print(report.aesFlagsLine)
+        for workload in workloads {
+            log("\(workload.name), plain and encrypted: \(workload.summary)")
+            report.encryptionResults.append(await runner.runEncryption(workload))
+        }
+        print("")
+        print("Encryption at rest (issue 23): the Strata side on encrypted stores ÷ on plain ones, medians of this run")
+        print("(for saves per second the ratio is plain ÷ encrypted, so above 1 is always slower):")
+        print("")
+        print(report.encryptionTable)
+        if !skipped.isEmpty {
+            print("note: --encryption does not run the storage micro-benchmarks (\(skipped.map(\.name).joined(separator: ", ")))")
+        }
+        for note in Set(report.encryptionResults.flatMap(\.notes)).sorted() { print("note: \(note)") }
         if let json {
             try report.json().write(to: URL(fileURLWithPath: json))
             log("wrote \(json)")

@@ -3,7 +3,7 @@ import Foundation
 extension Report: Encodable {
     private enum Keys: String, CodingKey {
         case command, date, scale, runs, seed, cores, sqliteVersion, grdbVersion, machine, workloads
-        case storage
+        case storage, encryption
     }
 
     /// Missing figures are written as `null`, never omitted, so a consumer sees that a slot
@@ -22,6 +22,9 @@ extension Report: Encodable {
         try container.encode(results.map { Entry(result: $0, limits: limits, scale: scale) }, forKey: .workloads)
         try container.encode(storageResults.map { StorageEntry(result: $0, limits: limits) },
                              forKey: .storage)
+        if !encryptionResults.isEmpty {
+            try container.encode(EncryptionSection(results: encryptionResults, aesFlags: aesFlags), forKey: .encryption)
+        }
     }
 
     /// The report as pretty-printed JSON with sorted keys.

@@ -14,6 +14,10 @@ struct Report: Sendable {
     var results: [WorkloadResult]
     /// The storage engine's micro-benchmarks.
     var storageResults: [StorageResult] = []
+    /// Issue 23's encrypted ÷ plain figures (`--encryption`), with the test key.
+    var encryptionResults: [EncryptionResult] = []
+    /// The CPU's AES flags, read when `--encryption` runs.
+    var aesFlags: [(flag: String, present: Bool)] = []
 
     /// The line above the table.
     var headline: String {

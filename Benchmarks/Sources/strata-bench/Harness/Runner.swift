@@ -3,11 +3,14 @@ import Foundation
 /// Runs workloads: each side `runs` times, each run in a fresh directory that is deleted
 /// afterwards, after the disk has settled (``Files/settle()``).
 final class Runner {
-    private let dataset: Dataset
-    private let runsRoot: URL
-    private let fixtures: FixtureCache
-    private let limits: MachineLimits?
-    private let defaultRuns: Int
+    let dataset: Dataset
+    let runsRoot: URL
+    private let plainFixtures: FixtureCache
+    /// The fixtures of encrypted runs (`--encryption`): the same stores, encrypted with
+    /// ``BenchEncryption/testKey``, kept apart from the plain ones.
+    private let encryptedFixtures: FixtureCache
+    let limits: MachineLimits?
+    let defaultRuns: Int
     /// SQLite figures by workload name, for ``SQLiteSide/sameAs(_:)``.
     private var sqliteRunsByName: [String: [Double]] = [:]
     /// Best-SQLite figures by workload name, for ``SQLiteBest/Source/sameAs(_:)``.
@@ -16,7 +19,8 @@ final class Runner {
     init(dataset: Dataset, workRoot: URL, limits: MachineLimits?, defaultRuns: Int) throws {
         self.dataset = dataset
         self.runsRoot = try Files.freshDirectory("runs", in: workRoot)
-        self.fixtures = FixtureCache(root: try Files.freshDirectory("fixtures", in: workRoot))
+        self.plainFixtures = FixtureCache(root: try Files.freshDirectory("fixtures", in: workRoot))
+        self.encryptedFixtures = FixtureCache(root: try Files.freshDirectory("fixtures-encrypted", in: workRoot))
         self.limits = limits
         self.defaultRuns = defaultRuns
     }
@@ -78,6 +82,11 @@ final class Runner {
         if result.bestStatus == .measured { bestRunsByName[workload.name] = result.bestRuns }
     }
 
+    /// The fixture cache of plain or of encrypted runs.
+    func fixtures(encrypted: Bool) -> FixtureCache {
+        encrypted ? encryptedFixtures : plainFixtures
+    }
+
     /// Runs a storage engine micro-benchmark.
     func run(_ benchmark: StorageBenchmark) async -> StorageResult {
         var result = StorageResult(benchmark: benchmark)
@@ -98,7 +107,7 @@ final class Runner {
                 defer { try? FileManager.default.removeItem(at: directory) }
                 Files.settle()
                 let context = RunContext(dataset: dataset, directory: directory,
-                                         fixtures: fixtures, limits: limits)
+                                         fixtures: fixtures(encrypted: false), limits: limits)
                 let value = try await measure(context)
                 values.append(value)
                 log("\(name): \(unit.format(value))")

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataEncryption
 
 /// The prepared Strata stores that several workloads start from, built once per process and
 /// copied into each run, like ``SQLiteFixtures``.
@@ -26,10 +27,13 @@ enum StrataFixtures {
     /// Store options for stores the harness builds or measures: the defaults (`.always`
     /// durability), except that automatic checkpoints are off, so a background checkpoint
     /// started by one run's large save cannot run on into the next run's measurement or race
-    /// the explicit ``PersistentStore/checkpoint()`` of a fixture.
+    /// the explicit ``PersistentStore/checkpoint()`` of a fixture. During an encrypted run
+    /// (`--encryption`) they carry ``BenchEncryption/key``, so every store the workload creates
+    /// or opens is encrypted at rest.
     static var options: PersistentStore.Options {
         var options = PersistentStore.Options()
         options.automaticCheckpointBytes = nil
+        options.encryptionKey = BenchEncryption.key
         return options
     }
 

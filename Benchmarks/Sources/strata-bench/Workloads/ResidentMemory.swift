@@ -32,11 +32,14 @@ enum ResidentMemory {
         return StrataFixtures.todoCount(store)
     }
 
-    /// Runs `strata-bench rss-probe` on `path` and returns the resident bytes it reports.
+    /// Runs `strata-bench rss-probe` on `path` (with `--encrypted` during an encrypted run) and
+    /// returns the resident bytes it reports.
     static func probe(engine: RSSProbe.Engine, path: String, phase: RSSProbe.Phase = .open,
                       peak: Bool = false) throws -> Double {
+        // An encrypted run's fixture needs the key in the child too.
+        let encrypted = engine == .strata && BenchEncryption.isOn ? ["--encrypted"] : []
         let output = try ChildProcess.runSelf(
-            ["rss-probe", "--engine", engine.rawValue, "--path", path, "--phase", phase.rawValue])
+            ["rss-probe", "--engine", engine.rawValue, "--path", path, "--phase", phase.rawValue] + encrypted)
         let report = try JSONDecoder().decode(RSSProbe.Report.self, from: Data(output.utf8))
         guard let bytes = peak ? report.peakBytes : report.residentBytes else {
             throw ChildProcessError(arguments: ["rss-probe"], status: 0, output: output)
