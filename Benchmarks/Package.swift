@@ -83,3 +83,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// With STRATA_WITHOUT_REPLICATION=1, Strata's package has no StrataReplication product: leave
+// the replication benchmark out, so that the others still build that way.
+if Context.environment["STRATA_WITHOUT_REPLICATION"] == "1" {
+    package.targets.removeAll { $0.name == "strata-replication-bench" }
+}
