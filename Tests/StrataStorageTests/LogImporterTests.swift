@@ -163,4 +163,35 @@ import StrataTestSupport
             _ = try StorageEngine.open(at: LogFixture.directory, options: LogFixture.options(target, readOnly: true))
         }
     }
+
+    /// An encrypted snapshot copied without its key is checked as far as it can be (header,
+    /// encryption header, trailer, the index's checksum, its LSN): damage is `corrupted`
+    /// before anything is named, and an intact one is written as it came.
+    @Test func anEncryptedSnapshotIsCheckedWithoutItsKey() throws {
+        let scratch = SimulatedFileSystem()
+        try scratch.createDirectory("/s")
+        let writer = try SnapshotWriter(fileSystem: scratch, directory: "/s", lsn: 10, tables: [SnapshotCodecTests.table],
+                                        metadata: [4, 2], createdAt: 1, cipher: SweepCipher.cipher(true))
+        try writer.append(table: 0, columns: SnapshotCodecTests.chunk(rows: 50, seed: 3, nulls: false))
+        try writer.finish()
+        let handle = try scratch.open("/s/\(writer.finalName)", mode: .readOnly)
+        let bytes = try handle.read(count: Int(try handle.size()), at: 0)
+        try handle.close()
+
+        func code(_ damaged: [UInt8], lsn: UInt64 = 10) -> StorageError.Code? {
+            let target = SimulatedFileSystem()
+            try? target.createDirectory(LogFixture.directory)
+            let importer = LogImporter(fileSystem: target, directory: LogFixture.directory, after: lsn)
+            do { try importer.writeSnapshot(damaged, lsn: lsn) } catch let error as StorageError { return error.code } catch { return nil }
+            return try? target.contentsOfDirectory(LogFixture.directory).contains(StoreFileNames.snapshot(lsn: lsn)) == true ? nil : .io
+        }
+        #expect(code(bytes) == nil)
+        #expect(code(bytes, lsn: 11) == .corrupted)
+        for offset in [3, 50, bytes.count - 30, bytes.count - 3] {   // header, encryption header, index, trailer
+            var damaged = bytes
+            damaged[offset] ^= 0x40
+            #expect(code(damaged) == .corrupted, "byte \(offset)")
+        }
+        #expect(code(Array(bytes.dropLast(5))) == .corrupted)
+    }
 }
