@@ -167,12 +167,7 @@ final class WriteAheadLog: @unchecked Sendable {
     func rotate() throws -> UInt64 {
         condition.lock()
         defer { condition.unlock() }
-        try checkUsable()
-        while flushing { condition.wait() }
-        try checkUsable()
-        if !pending.isEmpty || durableLSN < writtenLSN { flushLocked(forceSync: true) }
-        if let failure { throw failure }
-        let last = writtenLSN
+        let last = try syncAllLocked()
         if segment.firstLSN == last + 1 && segment.end == segment.headerLength {
             // The current segment is new and empty (an automatic rotation just happened):
             // every frame up to `last` is already in older, synced segments.
@@ -204,6 +199,12 @@ final class WriteAheadLog: @unchecked Sendable {
     func syncAll() throws -> UInt64 {
         condition.lock()
         defer { condition.unlock() }
+        return try syncAllLocked()
+    }
+
+    /// ``syncAll()`` with the lock held: waits for a flush under way, then writes and syncs
+    /// what is pending.
+    private func syncAllLocked() throws -> UInt64 {
         try checkUsable()
         while flushing { condition.wait() }
         try checkUsable()
