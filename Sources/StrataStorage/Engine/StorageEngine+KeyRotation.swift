@@ -29,13 +29,7 @@ extension StorageEngine {
             checkpointRunning = true
             snapshotInProgress = true
         }
-        defer {
-            stateLock.withLock {
-                checkpointRunning = false
-                snapshotInProgress = false
-                stateLock.broadcast()
-            }
-        }
+        defer { endSnapshotStep() }
         do {
             let lsn = try log.syncAll()
             let held = min(replication.retainedFrom ?? .max, LogHoldFile.read(in: directory, fileSystem: fileSystem) ?? .max)
@@ -44,23 +38,12 @@ extension StorageEngine {
             }
             // 1. The snapshot under the new cipher. Its rename (synced with the directory by
             //    `finish`) is the rotation's commit point: until then the old files are the store.
-            let writer = try SnapshotWriter(fileSystem: fileSystem, directory: directory, lsn: lsn,
-                                            tables: tables, metadata: metadata,
-                                            createdAt: Int64(Date().timeIntervalSince1970 * 1_000_000),
-                                            cipher: newCipher)
-            do {
-                try fill(writer)
-                _ = try writer.finish()
-            } catch {
-                writer.abandon()
-                throw error
-            }
-            try verifyWrittenSnapshot(writer.finalName, lsn: lsn, cipher: newCipher)
+            let snapshot = try writeVerifiedSnapshot(lsn: lsn, tables: tables, metadata: metadata, cipher: newCipher, fill: fill).name
             // 2. Later frames go to a new segment under the new cipher.
             try log.rekey(to: newCipher)
             stateLock.withLock { currentCipher = newCipher }
             // 3. Everything under the old cipher goes.
-            let kept: Set = [writer.finalName, StoreFileNames.segment(firstLSN: lsn + 1)]
+            let kept: Set = [snapshot, StoreFileNames.segment(firstLSN: lsn + 1)]
             try WriteAheadLog.wrap("Removing the files under the old key") {
                 for name in try fileSystem.contentsOfDirectory(directory) where !kept.contains(name)
                     && (StoreFileNames.segmentLSN(name) != nil || StoreFileNames.snapshotLSN(name) != nil) {

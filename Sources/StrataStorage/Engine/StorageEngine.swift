@@ -241,28 +241,10 @@ public final class StorageEngine: @unchecked Sendable {
             snapshotInProgress = true
             return currentCipher
         }
-        defer {
-            stateLock.withLock {
-                checkpointRunning = false
-                snapshotInProgress = false
-                stateLock.broadcast()
-            }
-        }
+        defer { endSnapshotStep() }
         do {
-            let writer = try SnapshotWriter(fileSystem: fileSystem, directory: directory, lsn: lsn,
-                                            tables: tables, metadata: metadata,
-                                            createdAt: Int64(Date().timeIntervalSince1970 * 1_000_000),
-                                            cipher: cipher)
-            let size: Int64
-            do {
-                try fill(writer)
-                size = try writer.finish()
-            } catch {
-                writer.abandon()
-                throw error
-            }
+            let size = try writeVerifiedSnapshot(lsn: lsn, tables: tables, metadata: metadata, cipher: cipher, fill: fill).size
             // Trim only relative to the snapshot just written, and only once it reads back whole.
-            try verifyWrittenSnapshot(writer.finalName, lsn: lsn, cipher: cipher)
             try removeCoveredFiles(by: lsn)
             return size
         } catch let error as StorageError where [.io, .diskFull].contains(error.code) {
@@ -270,6 +252,39 @@ public final class StorageEngine: @unchecked Sendable {
             log?.markFailed(error)
             throw error
         }
+    }
+
+    /// Clears the flags a checkpoint or a key rotation set for its snapshot, and wakes the
+    /// threads waiting for them.
+    func endSnapshotStep() {
+        stateLock.withLock {
+            checkpointRunning = false
+            snapshotInProgress = false
+            stateLock.broadcast()
+        }
+    }
+
+    /// Writes the snapshot of the state at `lsn` under `cipher` with `fill` and makes it
+    /// durable (`SnapshotWriter.finish`: the file synced, renamed into place, the directory
+    /// synced), then reads it back whole. A failed write leaves no file behind.
+    ///
+    /// - Returns: the snapshot's file name and size in bytes.
+    func writeVerifiedSnapshot(lsn: UInt64, tables: [TableDescriptor], metadata: [UInt8], cipher: (any StoreCipher)?,
+                               fill: (SnapshotWriter) throws -> Void) throws -> (name: String, size: Int64) {
+        let writer = try SnapshotWriter(fileSystem: fileSystem, directory: directory, lsn: lsn,
+                                        tables: tables, metadata: metadata,
+                                        createdAt: Int64(Date().timeIntervalSince1970 * 1_000_000),
+                                        cipher: cipher)
+        let size: Int64
+        do {
+            try fill(writer)
+            size = try writer.finish()
+        } catch {
+            writer.abandon()
+            throw error
+        }
+        try verifyWrittenSnapshot(writer.finalName, lsn: lsn, cipher: cipher)
+        return (writer.finalName, size)
     }
 
     /// Reads back the snapshot a checkpoint just made durable: its header, footer and every
