@@ -34,7 +34,7 @@ public struct ModelBacking {
     public mutating func modelDidDeinit() {
         guard let object = object.take() else { return }
         object.typedModel = nil
-        guard let context = object.contextReference, context.isOnQueue,
+        guard let context = object.contextReference, context.isOnQueueQuickly,
               object.lifecycle == .persisted, object.pending.isEmpty else { return }
         let key = object.registryKey
         // The registry must hold the last reference when it looks.
