@@ -33,6 +33,12 @@ import Testing
         return typed
     }
 
+    /// The names of the stored items, read by a new context.
+    private func storedNames(_ typed: TypedStore) throws -> [String] {
+        let reader = typed.context()
+        return try reader.performAndWait { try reader.fetch(FetchDescriptor<TodoItem>()).map(\.name) }
+    }
+
     @Test func aFetchedModelsObjectIsFreedWithTheModel() throws {
         let typed = try store("a", "b")
         let context = typed.context()
@@ -67,8 +73,7 @@ import Testing
             try context.save()
             #expect(object == nil, "saved, nothing holds it")
         }
-        let reader = typed.context()
-        let names = try reader.performAndWait { try reader.fetch(FetchDescriptor<TodoItem>()).map(\.name) }
+        let names = try storedNames(typed)
         #expect(names == ["changed"])
     }
 
@@ -90,8 +95,7 @@ import Testing
             #expect(context.insertedObjects.count == 1 && context.deletedObjects.count == 1)
             try context.save()
         }
-        let reader = typed.context()
-        let names = try reader.performAndWait { try reader.fetch(FetchDescriptor<TodoItem>()).map(\.name) }
+        let names = try storedNames(typed)
         #expect(names == ["new"])
     }
 
