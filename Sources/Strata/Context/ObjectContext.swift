@@ -45,6 +45,8 @@ public final class ObjectContext: @unchecked Sendable {
     public var transactionAuthor: String?
 
     let queue: DispatchQueue
+    /// The thread running a block this context started on its queue (see ``QueueThread``).
+    let queueThread = QueueThread()
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     // `registry` and `changed` skip the runtime exclusivity checks: they are touched only on
     // the context's queue, and no inout access to them spans a call that could reach them
@@ -116,22 +118,29 @@ public final class ObjectContext: @unchecked Sendable {
         return concurrencyType == .mainQueue && Thread.isMainThread
     }
 
+    /// ``isOnQueue``, answered with a load and a compare inside a block this context started
+    /// (``performAndWait(_:)``, ``perform(_:)``, ``schedule(_:)``, a model actor's job), and
+    /// by asking the queue elsewhere.
+    var isOnQueueQuickly: Bool { queueThread.isCurrent || isOnQueue }
+
     /// Runs `body` on the context's queue and waits for it (inline when already there).
     public func performAndWait<T>(_ body: () throws -> T) rethrows -> T {
         if isOnQueue { return try body() }
-        return try queue.sync(execute: body)
+        return try queue.sync { try queueThread.run(body) }
     }
 
     /// Runs `body` on the context's queue and returns its result asynchronously.
     public func perform<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try body() }) }
+        let thread = queueThread
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try thread.run(body) }) }
         }
     }
 
     /// Runs `body` on the context's queue without waiting (Core Data's `perform(_:)`).
     public func schedule(_ body: @escaping @Sendable () -> Void) {
-        queue.async(execute: body)
+        let thread = queueThread
+        queue.async { thread.run(body) }
     }
 
     func assertOnQueue(touching object: ManagedObject) {

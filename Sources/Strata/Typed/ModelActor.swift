@@ -43,7 +43,8 @@ public final class ModelExecutor: SerialExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedSerialExecutor()
-        context.queue.async { job.runSynchronously(on: executor) }
+        let thread = context.queueThread
+        context.queue.async { thread.run { job.runSynchronously(on: executor) } }
     }
 
     /// Whether the caller is on the context's queue.

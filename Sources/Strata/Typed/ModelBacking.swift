@@ -19,9 +19,27 @@ public struct ModelBacking {
     /// The storage of a model whose object is `object`.
     init(object: ManagedObject) { self.object = object }
 
-    /// Called from the model's `deinit` (generated): its object forgets it.
-    public func modelDidDeinit() {
-        object?.typedModel = nil
+    /// Called from the model's `deinit` (generated): its object forgets it and, when nothing
+    /// else holds it, goes with it.
+    ///
+    /// The backing lets go of its object here rather than after the `deinit`, so that an
+    /// object its context's registry alone now holds — one that counts as gone (see
+    /// `ObjectContext.registry`) — is freed when its model is, in the order the models go
+    /// (a fetch's, in the order they were made), instead of all at once, in key order, when
+    /// the context goes. Only on the context's queue, and only for a stored object without
+    /// unsaved changes: an inserted, deleted or changed object is held by the context's
+    /// changes until it is saved or rolled back, and one that another model or untyped code
+    /// still holds stays registered. Off the queue, or once the context is gone, the registry
+    /// is not touched: its next sweep drops the object.
+    public mutating func modelDidDeinit() {
+        guard let object = object.take() else { return }
+        object.typedModel = nil
+        guard let context = object.contextReference, context.isOnQueueQuickly,
+              object.lifecycle == .persisted, object.pending.isEmpty else { return }
+        let key = object.registryKey
+        // The registry must hold the last reference when it looks.
+        _ = consume object
+        context.releaseUnused(CollectionOfOne(key))
     }
 
     /// The value of the property at `index` (declaration order) of a model laid out as
