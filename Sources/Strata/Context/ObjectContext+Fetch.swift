@@ -90,7 +90,7 @@ extension ObjectContext {
     /// and limit applied), or `nil` for the general path: off the context's queue (which
     /// reports the misuse), or with unsaved changes to the entity that the request includes.
     private func probedKeys(_ request: FetchRequest) -> (KeyProbe, [Int64])? {
-        guard isOnQueue, let probe = KeyProbe(request, store: store) else { return nil }
+        guard isOnQueue, let probe = KeyProbe(request, store: store, cache: &probeShape) else { return nil }
         if request.includesPendingChanges, !changed.isEmpty, changed.values.contains(where: { $0.layoutIndex == probe.layout.index }) {
             return nil
         }

@@ -64,10 +64,11 @@ import Testing
             + ["", "a", "p", "zzz", "p5000@é.example", "P1@é.example", "p1@e\u{301}.example"].map { ("email", .string($0)) }
             + ["n1", "n299", "n300", "common", "", "zz"].map { ("nickname", .string($0)) }
             + [-20, -21, 0, 5, 679, 680, Int64(Int32.max) + 1].map { ("number", .int($0)) }
+        // One context for every lookup: its cached shape follows the key from one to the next.
+        let context = ObjectContext(store: indexed)
         for (key, value) in values {
             var request = FetchRequest(entityName: "Person", predicate: .comparison(.init(.keyPath([key]), .equalTo, .constant(value))))
             let expected = try ObjectContext(store: plain).performAndWaitFetchKeys(request)
-            let context = ObjectContext(store: indexed)
             #expect(try context.performAndWaitFetchKeys(request) == expected, "\(key) == \(value)")
             #expect(try context.performAndWait { try context.count(for: request) } == expected.count, "count of \(key) == \(value)")
             #expect(try context.performAndWait { try context.fetch(request).map(\.objectID.primaryKey) } == expected, "objects of \(key) == \(value)")

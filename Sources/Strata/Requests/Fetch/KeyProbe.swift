@@ -24,28 +24,68 @@ struct KeyProbe {
     let offset: Int
     let limit: Int
 
+    /// What a probe resolves from a request's entity and key names alone: valid for the
+    /// store's lifetime, since its layouts never change while it is open (the index's
+    /// contents, which do, are read from the version each fetch reads).
+    struct Shape {
+        let entityName: String
+        let key: String
+        let layout: EntityLayout
+        /// The attribute's position in the layout's properties.
+        let property: Int
+        let type: AttributeType
+        /// The position of the index in the table's indexes.
+        let indexPosition: Int
+
+        /// The shape of a lookup by `key` on `entityName` in `store`, or `nil` when no index
+        /// leads with that attribute (or there is no such entity or attribute).
+        init?(entityName: String, key: String, store: PersistentStore) {
+            guard let layout = try? store.layout(named: entityName), let property = layout.propertyIndex[key],
+                  let type = layout.properties[property].type, type == .string || type.isInteger,
+                  let position = layout.indexes.firstIndex(where: { $0.count == 1 && $0[0] == property })
+                    ?? layout.indexes.firstIndex(where: { $0[0] == property }) else { return nil }
+            self.entityName = entityName
+            self.key = key
+            self.layout = layout
+            self.property = property
+            self.type = type
+            indexPosition = position
+        }
+    }
+
     /// The probe that answers `request` on `store`, or `nil` when the request has another
-    /// shape or no index leads with its attribute.
-    init?(_ request: FetchRequest, store: PersistentStore) {
+    /// shape or no index leads with its attribute. `cache` holds the last shape resolved
+    /// (for a context's repeated lookups; it must only ever hold shapes of `store`).
+    init?(_ request: FetchRequest, store: PersistentStore, cache: inout Shape?) {
         guard let predicate = request.predicate, case .comparison(let c) = predicate,
               c.op == .equalTo, c.modifier == .direct, c.options.isEmpty,
               case .keyPath(let path) = c.left, path.count == 1, case .constant(let value) = c.right,
               request.sortKeys.isEmpty, request.propertiesToFetch == nil, request.relationshipKeyPathsForPrefetching.isEmpty,
-              request.fetchLimit >= 0, request.fetchOffset >= 0, request.fetchBatchSize >= 0,
-              let layout = try? store.layout(named: request.entityName),
-              let property = layout.propertyIndex[path[0]], let type = layout.properties[property].type else { return nil }
+              request.fetchLimit >= 0, request.fetchOffset >= 0, request.fetchBatchSize >= 0 else { return nil }
+        let shape: Shape
+        if let cached = cache, cached.key == path[0], cached.entityName == request.entityName {
+            shape = cached
+        } else {
+            guard let resolved = Shape(entityName: request.entityName, key: path[0], store: store) else { return nil }
+            shape = resolved
+            cache = resolved
+        }
         switch value {
-        case .string(let string) where type == .string: key = .string(string)
-        case .int(let integer) where type.isInteger: key = .integer(integer)
+        case .string(let string) where shape.type == .string: key = .string(string)
+        case .int(let integer) where shape.type.isInteger: key = .integer(integer)
         default: return nil
         }
-        guard let position = layout.indexes.firstIndex(where: { $0.count == 1 && $0[0] == property })
-                ?? layout.indexes.firstIndex(where: { $0[0] == property }) else { return nil }
-        self.layout = layout
-        self.property = property
-        indexPosition = position
+        layout = shape.layout
+        property = shape.property
+        indexPosition = shape.indexPosition
         offset = request.fetchOffset
         limit = request.fetchLimit
+    }
+
+    /// The probe that answers `request` on `store`, or `nil`; see ``init(_:store:cache:)``.
+    init?(_ request: FetchRequest, store: PersistentStore) {
+        var cache: Shape?
+        self.init(request, store: store, cache: &cache)
     }
 
     /// The primary keys of the matches in `version`, ascending, offset and limit applied, or
