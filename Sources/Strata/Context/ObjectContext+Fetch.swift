@@ -7,6 +7,11 @@ extension ObjectContext {
     /// - Complexity: O(rows of the entity) for the scan (chunks whose min/max rule them out
     ///   are skipped), O(m log m) to order m matches.
     public func fetch(_ request: FetchRequest) throws(StrataError) -> FetchedResults {
+        if let (probe, keys) = probedKeys(request) {
+            return FetchedResults(context: self, ids: .keys(keys, storeID: store.storeID, entityName: probe.layout.entity.name),
+                                  batchSize: request.fetchBatchSize, loadValues: !request.returnsObjectsAsFaults,
+                                  layoutIndex: probe.layout.index, places: nil, prefetch: [])
+        }
         let prefetch = request.relationshipKeyPathsForPrefetching.isEmpty ? []
             : try prefetchPlan(request.relationshipKeyPathsForPrefetching, from: try store.layout(named: request.entityName).index)
         let (plan, version, items) = try matches(request)
@@ -34,12 +39,17 @@ extension ObjectContext {
 
     /// The IDs of the objects matching `request`, in order.
     public func fetchObjectIDs(_ request: FetchRequest) throws(StrataError) -> [ObjectID] {
+        if let (probe, keys) = probedKeys(request) {
+            let entityName = probe.layout.entity.name
+            return keys.map { ObjectID(storeID: store.storeID, entityName: entityName, primaryKey: $0) }
+        }
         let (plan, version, items) = try matches(request)
         return plan.order(items, version: version).map { objectID(of: $0, plan: plan) }
     }
 
     /// How many objects match `request` (offset and limit applied).
     public func count(for request: FetchRequest) throws(StrataError) -> Int {
+        if let (_, keys) = probedKeys(request) { return keys.count }
         let (_, _, items) = try matches(request)
         let afterOffset = max(0, items.count - request.fetchOffset)
         return request.fetchLimit > 0 ? min(afterOffset, request.fetchLimit) : afterOffset
@@ -74,6 +84,17 @@ extension ObjectContext {
         case .row(let key, _, _): return ObjectID(storeID: store.storeID, entityName: plan.layout.entity.name, primaryKey: key)
         case .object(let object): return object.objectID
         }
+    }
+
+    /// The matches of `request` when a ``KeyProbe`` answers it from an index alone (offset
+    /// and limit applied), or `nil` for the general path: off the context's queue (which
+    /// reports the misuse), or with unsaved changes to the entity that the request includes.
+    private func probedKeys(_ request: FetchRequest) -> (KeyProbe, [Int64])? {
+        guard isOnQueue, let probe = KeyProbe(request, store: store, cache: &probeShape) else { return nil }
+        if request.includesPendingChanges, !changed.isEmpty, changed.values.contains(where: { $0.layoutIndex == probe.layout.index }) {
+            return nil
+        }
+        return probe.keys(store.currentVersion).map { (probe, $0) }
     }
 
     private func matches(_ request: FetchRequest) throws(StrataError) -> (FetchPlan, StoreVersion, [FetchItem]) {

@@ -68,6 +68,9 @@ public final class ObjectContext: @unchecked Sendable {
     /// apart from every real object.
     var foreignRegistry: [ObjectID: RegistryKey] = [:]
     @exclusivity(unchecked) var changed = ObjectMap()
+    /// The last request shape a key probe resolved (see ``KeyProbe/Shape``): repeated point
+    /// lookups by the same key skip resolving the entity and the attribute again.
+    var probeShape: KeyProbe.Shape?
     /// Each entity's property-name index, copied out of the store's layouts once so that a
     /// lookup by key does not go through the whole layout.
     let propertyIndexes: [[String: Int]]

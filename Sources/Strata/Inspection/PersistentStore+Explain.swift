@@ -7,6 +7,7 @@ extension PersistentStore {
     /// ```swift
     /// let request = FetchRequest(entityName: "Person", predicate: try ObjectPredicate(format: "email == 'a@b.c'"))
     /// print(try store.fetchStrategy(request))   // rows: index (email), email in {"a@b.c"} …
+    ///                                           // plan: key probe of index (email), no row read
     /// ```
     ///
     /// - Throws: what ``fetchRows(_:)`` throws, before any row is read.
@@ -16,6 +17,13 @@ extension PersistentStore {
         let plan = try FetchPlan(request, store: self)
         let version = currentVersion
         let matches = plan.sort.isEmpty ? 0 : (plan.scan(version) ?? []).count
-        return plan.strategy(version, matches: matches)
+        var strategy = plan.strategy(version, matches: matches)
+        if let probe = KeyProbe(request, store: self), probe.keys(version) != nil {
+            // The probe reads the index whatever the planner estimated a scan would cost.
+            strategy.probedIndex = probe.indexNames
+            strategy.lookupIndex = probe.indexNames
+            strategy.rejectedIndex = nil
+        }
+        return strategy
     }
 }

@@ -16,11 +16,17 @@ public struct FetchStrategy: Sendable, Hashable, CustomStringConvertible {
     /// The single-property index walked to order the rows, or `nil` when they were sorted
     /// (or need no order beyond primary keys).
     public var orderIndex: [String]?
+    /// The index that answers the fetch alone by a key probe, when the predicate is one `==`
+    /// on its first property (a string or integer attribute, against a non-nil constant):
+    /// its entries equal to the constant are the matches, so no row is read and no plan is
+    /// made. `nil` when the fetch takes the general path.
+    public var probedIndex: [String]?
 
     /// Two lines, such as `rows: index (email), email in {"a@b.c"}` and
     /// `order: index (createdAt) walked`, and a third with the planner's estimate when an
     /// index could serve the predicate, such as
-    /// `estimate: 1 candidate from the index, 1000000 rows to scan`.
+    /// `estimate: 1 candidate from the index, 1000000 rows to scan`, and a last one when a
+    /// key probe answers the fetch, such as `plan: key probe of index (email), no row read`.
     public var description: String {
         var rows = lookupIndex.map { "rows: index (\($0.joined(separator: ", "))), \(lookupConstraint ?? "")" } ?? "rows: chunk scan"
         if let rejectedIndex {
@@ -30,6 +36,9 @@ public struct FetchStrategy: Sendable, Hashable, CustomStringConvertible {
         var lines = rows + "\n" + order
         if let estimatedCandidates, let scannedRows {
             lines += "\nestimate: \(estimatedCandidates) candidate\(estimatedCandidates == 1 ? "" : "s") from the index, \(scannedRows) row\(scannedRows == 1 ? "" : "s") to scan"
+        }
+        if let probedIndex {
+            lines += "\nplan: key probe of index (\(probedIndex.joined(separator: ", "))), no row read"
         }
         return lines
     }
