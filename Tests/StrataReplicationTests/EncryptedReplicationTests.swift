@@ -9,8 +9,8 @@ import StrataTestSupport
 
 /// Issues 22 and 23: an encrypted store replicates without PostgreSQL ever holding its
 /// plaintext or its key, and what comes back (a restore, a replica) opens with the store's
-/// key, equal to the primary, across log generations (each open of an encrypted store starts
-/// a segment with a fresh salt) and snapshots.
+/// key, equal to the primary, across log generations (the first write after each open of an
+/// encrypted store starts a segment with a fresh salt) and snapshots.
 @Suite(.enabled(if: TestServer.available, TestServer.skipReason), .serialized)
 struct EncryptedReplicationTests {
     static let marker = "MARKER-7d1f-plaintext"

@@ -21,7 +21,8 @@
 //
 // STRATA_PROFILE_ENCRYPTED=1 encrypts every store of the cases above (AES-256-GCM with the fixed
 // test key of `strata-bench run --encryption`), for issue 23's costs: `append` seals 1 MiB frames,
-// `open` and `snapshot-load` open sealed chunks.
+// `open` and `snapshot-load` open sealed chunks. STRATA_PROFILE_OPEN_REPEAT=K makes `open` open
+// the store it built K times, each timed, for alternated before/after runs.
 import Crypto
 import Foundation
 import Strata
@@ -304,7 +305,10 @@ case "saves":
     try store.close()
 case "open":
     try buildTodoStore(directory)
-    try timed { try profiledOpen(directory) }.close()
+    // STRATA_PROFILE_OPEN_REPEAT=K opens (and closes) the one built store K times, each timed.
+    for _ in 0..<max(1, Int(ProcessInfo.processInfo.environment["STRATA_PROFILE_OPEN_REPEAT"] ?? "") ?? 1) {
+        try timed { try profiledOpen(directory) }.close()
+    }
 case "snapshot-load":
     let table = TableDescriptor(name: "TodoItem", columns: [
         ColumnDescriptor(name: "$pk", kind: .int64), ColumnDescriptor(name: "$version", kind: .int64),

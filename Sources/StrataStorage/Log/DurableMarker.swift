@@ -60,7 +60,7 @@ struct DurableMarker: Sendable, Hashable {
 /// thread at a time, and by recovery before the log exists).
 final class DurableMarkerWriter {
     private let handle: any FileHandle
-    private let salt: UInt32
+    private var salt: UInt32
     private var sequence: UInt32
     private(set) var lsn: UInt64
 
@@ -88,6 +88,11 @@ final class DurableMarkerWriter {
         try handle.writeAll(slot, at: Int64(Int(sequence % 2) * DurableMarker.slotSize))
         self.lsn = lsn
     }
+
+    /// Makes later writes speak for the log generation of `salt` (the first segment of a new
+    /// generation was just created, after the recovered tail of another). Writes nothing:
+    /// the LSN recorded so far stays true of every generation.
+    func adopt(salt: UInt32) { self.salt = salt }
 
     /// Makes the last ``write(_:)`` durable.
     func sync() throws { try handle.sync() }

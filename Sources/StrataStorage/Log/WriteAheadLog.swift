@@ -32,7 +32,14 @@ final class WriteAheadLog: @unchecked Sendable {
     private(set) var encryption: (header: EncryptionHeader, cipher: any FileCipher)?
 
     private let condition = NSCondition()
+    /// The segment frames are written to; for an encrypted store opened on a recovered tail,
+    /// that tail until ``freshSegmentNeeded`` is served (nothing is written to it).
     private var segment: Segment
+    /// Whether this generation's frames must go to a segment of their own that does not exist
+    /// yet (an encrypted store opened on a recovered tail): the first flush, rotation or key
+    /// rotation creates it, so that an open with no write adds no file and no sync beyond a
+    /// plain open's.
+    private var freshSegmentNeeded = false
     private var pending = PendingBatch()
     private var pendingLastLSN: UInt64
     private var nextLSN: UInt64
@@ -49,7 +56,8 @@ final class WriteAheadLog: @unchecked Sendable {
     private let marker: DurableMarkerWriter
 
     /// Opens the log for appending after recovery. `tail` is the segment to continue in;
-    /// without one, a new segment starting at `lastLSN + 1` is created with a new salt.
+    /// without one, a new segment starting at `lastLSN + 1` is created with a new salt. An
+    /// encrypted log never appends to `tail`: its first write creates a new segment instead.
     init(fileSystem: any FileSystem, directory: String, durability: Durability,
          segmentSize: Int64, lastLSN: UInt64, tail: (name: String, salt: UInt32, end: Int64)?,
          cipher: (any StoreCipher)? = nil) throws {
@@ -62,8 +70,16 @@ final class WriteAheadLog: @unchecked Sendable {
         writtenLSN = lastLSN
         durableLSN = lastLSN
         encryption = cipher.map { EncryptionHeader.new($0, kind: .logSegment) }
-        if let tail, encryption == nil {
-            salt = tail.salt
+        if let tail {
+            // A plain log continues in the tail it recovered. An encrypted one never appends to
+            // it: recovery may have cut a torn frame whose LSN the next save takes again, and
+            // sealing other bytes under the same LSN (the nonce) and the same file key would
+            // break AES-GCM. Its frames go to a new segment with this generation's salt and
+            // encryption header, created by the first write that needs it
+            // (``startFreshSegment(after:firstLSN:encryption:)``), not here: until then the
+            // tail stays the newest segment, and the marker speaks for it.
+            salt = encryption == nil ? tail.salt : UInt32.random(in: 1...UInt32.max)
+            freshSegmentNeeded = encryption != nil
             let handle = try Self.wrap("Opening log segment \(tail.name)") {
                 let file = try fileSystem.open("\(directory)/\(tail.name)", mode: .readWrite)
                 // What recovery read may exist only in the OS cache (after a process crash
@@ -75,25 +91,12 @@ final class WriteAheadLog: @unchecked Sendable {
                               firstLSN: StoreFileNames.segmentLSN(tail.name) ?? lastLSN + 1, durableEnd: tail.end,
                               headerLength: Int64(SegmentHeader.size))
         } else {
-            // An encrypted store never appends to the tail it recovered: recovery may have cut
-            // a torn frame whose LSN the next save takes again, and sealing other bytes under
-            // the same LSN (the nonce) and the same file key would break AES-GCM. A new segment
-            // with the new generation's salt starts instead; an empty tail of the same name
-            // (no frame in it) is replaced.
-            if let tail {
-                // As above: new frames will claim that what recovery read is synced.
-                try Self.wrap("Syncing log segment \(tail.name)") {
-                    let file = try fileSystem.open("\(directory)/\(tail.name)", mode: .readWrite)
-                    defer { try? file.close() }
-                    try file.sync()
-                }
-            }
             salt = UInt32.random(in: 1...UInt32.max)
             segment = try Self.createSegment(fileSystem: fileSystem, directory: directory,
-                                             firstLSN: lastLSN + 1, salt: salt, encryption: encryption?.header,
-                                             replacing: tail.map { StoreFileNames.segmentLSN($0.name) == lastLSN + 1 } ?? false)
+                                             firstLSN: lastLSN + 1, salt: salt, encryption: encryption?.header)
         }
-        let generation = salt
+        // The marker belongs to the newest segment's generation: the tail's while it has none.
+        let generation = tail?.salt ?? salt
         marker = try Self.wrap("Writing the durable-LSN marker") {
             let marker = try DurableMarkerWriter(fileSystem: fileSystem, directory: directory, salt: generation, lsn: lastLSN)
             // The names must be durable too: the marker's, and the tail segment's — a crash
@@ -185,6 +188,7 @@ final class WriteAheadLog: @unchecked Sendable {
         switch result {
         case .success(let new):
             segment = new
+            freshSegmentNeeded = false
             bytesSinceCheckpoint = 0
             return last
         case .failure(let error):
@@ -237,6 +241,8 @@ final class WriteAheadLog: @unchecked Sendable {
                                              replacing: segment.name == StoreFileNames.segment(firstLSN: first))
             try? segment.handle.close()
             segment = new
+            freshSegmentNeeded = false
+            marker.adopt(salt: salt)
             encryption = next.map { (header: $0.0, cipher: $0.1) }
         } catch let error as StorageError {
             failure = readOnlyError(after: error)
@@ -291,11 +297,20 @@ final class WriteAheadLog: @unchecked Sendable {
         let batch = pending
         let last = pendingLastLSN
         pending = PendingBatch(reservingCapacity: batch.copiedCount)
-        let target = segment
+        var target = segment
+        let startFresh = freshSegmentNeeded
+        let first = writtenLSN + 1
+        let header = encryption?.header
         condition.unlock()
         var flushError: StorageError?
         var written = false, synced = false
+        var fresh: Segment?
         do {
+            if startFresh {
+                let new = try startFreshSegment(after: target, firstLSN: first, encryption: header)
+                fresh = new
+                target = new
+            }
             // The pieces back to back: usually one; a large payload is written from its own
             // buffer instead of being copied into the batch.
             var offset = target.end
@@ -315,7 +330,9 @@ final class WriteAheadLog: @unchecked Sendable {
         } catch {
             flushError = StorageError(.io, "Writing the log failed: \(error)")
         }
-        if flushError != nil {
+        // (When an encrypted store's first segment could not be created, nothing was written,
+        // and the recovered tail is left as it is.)
+        if flushError != nil && (!startFresh || fresh != nil) {
             // A failed write leaves part of the batch in the file; a failed sync may have left
             // any unsynced page unwritten while the page cache still shows it (Linux marks such
             // pages clean). Cut the file back so that no frame of a failed save — nor, after a
@@ -326,6 +343,10 @@ final class WriteAheadLog: @unchecked Sendable {
         condition.lock()
         flushing = false
         defer { condition.broadcast() }
+        if let fresh {
+            segment = fresh
+            freshSegmentNeeded = false
+        }
         if let error = flushError {
             failure = readOnlyError(after: error)
             return
@@ -355,13 +376,35 @@ final class WriteAheadLog: @unchecked Sendable {
             }
             try? marker.write(firstLSN - 1)
             try? marker.sync()
-            return .success(try Self.createSegment(fileSystem: fileSystem, directory: directory,
-                                                   firstLSN: firstLSN, salt: salt, encryption: encryption))
+            let new = try Self.createSegment(fileSystem: fileSystem, directory: directory,
+                                             firstLSN: firstLSN, salt: salt, encryption: encryption,
+                                             replacing: old.name == StoreFileNames.segment(firstLSN: firstLSN))
+            // From now on the marker speaks for this generation's segments (a no-op unless
+            // `old` was an encrypted store's recovered tail).
+            marker.adopt(salt: salt)
+            return .success(new)
         } catch let error as StorageError {
             return .failure(error)
         } catch {
             return .failure(StorageError(.io, "Rotating the log failed: \(error)"))
         }
+    }
+
+    /// Creates this generation's first segment, starting at `firstLSN`, after `tail`, the
+    /// recovered tail of an encrypted store, which is never appended to (called without the
+    /// lock, by the thread that set `flushing`, before anything of this generation is written).
+    ///
+    /// `tail` is already synced (at open). When it holds no frame and has the new segment's
+    /// name, the new segment replaces it (`<name>.tmp`, renamed over it). The marker speaks
+    /// for the new generation from now on.
+    private func startFreshSegment(after tail: Segment, firstLSN: UInt64,
+                                   encryption: EncryptionHeader?) throws -> Segment {
+        let new = try Self.createSegment(fileSystem: fileSystem, directory: directory, firstLSN: firstLSN,
+                                         salt: salt, encryption: encryption,
+                                         replacing: tail.name == StoreFileNames.segment(firstLSN: firstLSN))
+        try? tail.handle.close()
+        marker.adopt(salt: salt)
+        return new
     }
 
     /// Truncates `target` back to `offset` and syncs the cut, after a failed write or sync

@@ -4,8 +4,9 @@ struct RecoveredLog: Sendable {
     var records: [LogRecord]
     /// The LSN of the last whole transaction (the snapshot's when the log adds none).
     var lastLSN: UInt64
-    /// The segment appends continue in, with its salt and the offset after its last frame;
-    /// `nil` when a new segment must be started.
+    /// The segment appends continue in, with its salt and the offset after its last frame
+    /// (an encrypted store's first write starts a new segment after it instead); `nil` when a
+    /// new segment must be started at open.
     var tail: (name: String, salt: UInt32, end: Int64)?
 }
 
