@@ -203,4 +203,31 @@ import StrataTestSupport
         #expect(state.snapshot?.lsn == 3)
         #expect(state.records.map(\.payload) == [[4]])
     }
+
+    /// A follower that read the header of an empty tail (a checkpoint's) before the writer's
+    /// first write replaced it under a new salt follows on into the replacement, instead of
+    /// waiting for frames under the old salt forever.
+    @Test func aFollowerReadsOnWhenTheFirstWriteReplacesAnEmptyTail() throws {
+        let fs = SimulatedFileSystem()
+        let (first, _) = try StorageEngine.open(at: Self.directory, options: Self.options(fs))
+        _ = try first.append(kind: 1, payload: [1])
+        let lsn = try first.beginCheckpoint()
+        try first.completeCheckpoint(lsn: lsn, tables: [], metadata: []) { _ in }
+        try first.close()
+        let empty = try Self.segments(fs)
+        #expect(empty == [StoreFileNames.segment(firstLSN: 2)])
+        let emptySalt = Self.salt(fs, empty[0])
+
+        let (writer, _) = try StorageEngine.open(at: Self.directory, options: Self.options(fs))
+        var follower = LogFollower(fileSystem: fs, directory: Self.directory, lastLSN: writer.lastLSN,
+                                   cipher: Self.options(fs).cipher)
+        #expect(try follower.poll().records.isEmpty)   // it has read the empty tail's header
+        #expect(try writer.append(kind: 1, payload: [2]) == 2)
+        #expect(try Self.segments(fs) == empty)
+        #expect(Self.salt(fs, empty[0]) != emptySalt, "the first write did not replace the empty tail")
+        let poll = try follower.poll()
+        #expect(poll.records.map(\.payload) == [[2]])
+        #expect(!poll.needsReopen)
+        try writer.close()
+    }
 }

@@ -127,6 +127,11 @@ public struct LogFollower: Sendable {
         do {
             let size = try handle.size()
             if size < position.offset { return .shrunk }
+            // A segment that holds no frame yet may be replaced by one of the same name under
+            // another salt: an encrypted store's writer replaces the empty tail it recovered
+            // (a checkpoint's) at its first write. Until a frame has been read from it, its
+            // header is read again at every poll.
+            if position.offset == position.frameStart { position.salt = nil }
             if position.salt == nil {
                 // The writer creates a segment and then writes its header: until the header
                 // is whole, there is nothing to read yet.
