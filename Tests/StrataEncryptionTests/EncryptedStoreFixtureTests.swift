@@ -33,12 +33,12 @@ import StrataTestSupport
     }
 
     /// Every fixture file's size and CRC-32C, as written.
-    static let files: [String: (size: Int, crc: UInt32)] = [
-        "durable-lsn": (64, 0x38d0_5bbf),
-        "last-recovery.json": (215, 0x5ee6_387c),
-        "lock": (0, 0x0),
-        "snapshot-00000000000000000002.snap": (2109, 0xdf89_aaf8),
-        "wal-00000000000000000003.log": (357, 0xf3f5_be2e),
+    static let files: [String: FixtureFingerprint] = [
+        "durable-lsn": FixtureFingerprint(64, 0x38d0_5bbf),
+        "last-recovery.json": FixtureFingerprint(215, 0x5ee6_387c),
+        "lock": FixtureFingerprint(0, 0x0),
+        "snapshot-00000000000000000002.snap": FixtureFingerprint(2109, 0xdf89_aaf8),
+        "wal-00000000000000000003.log": FixtureFingerprint(357, 0xf3f5_be2e),
     ]
 
     static func fixturesRoot(file: String = #filePath) -> URL {
@@ -130,21 +130,14 @@ import StrataTestSupport
         try store.close()
         let hex = (0..<32).map { String(format: "%02x", $0) }.joined()
         try Data("\(hex)\n".utf8).write(to: Self.fixturesRoot().appendingPathComponent("v2/encrypted-store.key"))
-        for name in try FileManager.default.contentsOfDirectory(atPath: path).sorted() {
-            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: "\(path)/\(name)")))
-            print("\"\(name)\": (\(bytes.count), 0x\(String(CRC32C.checksum(bytes), radix: 16))),")
+        for (name, fingerprint) in try FixtureFingerprint.of(directory: path).sorted(by: { $0.key < $1.key }) {
+            print("\"\(name)\": FixtureFingerprint\(fingerprint),")
         }
     }
 
     @Test func fixtureFilesAreUnchanged() throws {
         let directory = Self.fixturesRoot().appendingPathComponent(Self.relativePath).path
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-        #expect(names == Self.files.keys.sorted())
-        for name in names {
-            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name)")))
-            #expect(bytes.count == Self.files[name]?.size, "\(name)")
-            #expect(CRC32C.checksum(bytes) == Self.files[name]?.crc ?? 0, "\(name)")
-        }
+        #expect(try FixtureFingerprint.of(directory: directory) == Self.files)
     }
 
     @Test func theKeyOpensEveryValueAndTheStoreWritesOn() throws {

@@ -11,12 +11,12 @@ import StrataTestSupport
 /// the decoders or to the fixture makes this test fail.
 @Suite struct FixtureTests {
     /// Size and CRC-32C of every fixture file: the fixture is never regenerated.
-    static let files: [String: (size: Int, crc: UInt32)] = [
-        "last-recovery.json": (215, 0x4CFC_756F),
-        "lock": (0, 0),
-        "snapshot-00000000000000000020.snap": (1982, 0x63FB_F4E7),
-        "wal-00000000000000000021.log": (4119, 0xDCDB_40AA),
-        "wal-00000000000000000029.log": (301, 0x9949_D039),
+    static let files: [String: FixtureFingerprint] = [
+        "last-recovery.json": FixtureFingerprint(215, 0x4CFC_756F),
+        "lock": FixtureFingerprint(0, 0),
+        "snapshot-00000000000000000020.snap": FixtureFingerprint(1982, 0x63FB_F4E7),
+        "wal-00000000000000000021.log": FixtureFingerprint(4119, 0xDCDB_40AA),
+        "wal-00000000000000000029.log": FixtureFingerprint(301, 0x9949_D039),
     ]
 
     /// One replayed record's place on disk and commit time, for LSNs 21…30.
@@ -77,13 +77,7 @@ import StrataTestSupport
 
     @Test func fixtureFilesAreUnchanged() throws {
         let directory = BasicStoreFixture.fixturesRoot().appendingPathComponent(BasicStoreFixture.relativePath).path
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-        #expect(names == Self.files.keys.sorted())
-        for name in names {
-            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name)")))
-            #expect(bytes.count == Self.files[name]?.size, "\(name)")
-            #expect(CRC32C.checksum(bytes) == Self.files[name]?.crc ?? 0, "\(name)")
-        }
+        #expect(try FixtureFingerprint.of(directory: directory) == Self.files)
     }
 
     @Test func readOnlyOpenRecoversEveryValue() throws {
