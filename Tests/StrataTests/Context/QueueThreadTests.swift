@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import Testing
+import StrataStorage
 import StrataTestSupport
 @testable import Strata
 
@@ -46,7 +46,7 @@ import StrataTestSupport
         let (fixture, context) = try context()
         defer { fixture.remove() }
         let seenElsewhere = context.performAndWait {
-            let seen = Mutex(true)
+            let seen = Locked(true)
             let done = DispatchSemaphore(value: 0)
             Thread {
                 seen.withLock { $0 = context.queueThread.isCurrent }
