@@ -16,16 +16,7 @@ extension Report {
                 result.isMet.map { $0 ? "met" : "NOT MET" } ?? "n/a",
             ])
         }
-        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        let numeric: Set<Int> = [2, 3, 4]
-        let lines = rows.map { row in
-            row.indices.map { column in
-                let padding = String(repeating: " ", count: widths[column] - row[column].count)
-                return numeric.contains(column) ? padding + row[column] : row[column] + padding
-            }.joined(separator: "  ")
-        }
-        let rule = String(repeating: "-", count: lines[0].count)
-        return ([lines[0], rule] + lines.dropFirst()).joined(separator: "\n")
+        return TextTable.render(rows, rightAligned: [2, 3, 4])
     }
 
     /// The line above the encryption table: the CPU's AES flags.

@@ -20,16 +20,7 @@ extension Report {
                 verdict(result),
             ])
         }
-        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        let numeric: Set<Int> = [0, 2, 3, 4, 5, 6, 7]
-        let lines = rows.map { row in
-            row.indices.map { column in
-                let padding = String(repeating: " ", count: widths[column] - row[column].count)
-                return numeric.contains(column) ? padding + row[column] : row[column] + padding
-            }.joined(separator: "  ")
-        }
-        let rule = String(repeating: "-", count: lines[0].count)
-        return ([lines[0], rule] + lines.dropFirst()).joined(separator: "\n")
+        return TextTable.render(rows, rightAligned: [0, 2, 3, 4, 5, 6, 7])
     }
 
     /// What the best SQLite side of each workload does, indexes included, one line each.
