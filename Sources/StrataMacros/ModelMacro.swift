@@ -41,13 +41,13 @@ extension ModelMacro: MemberMacro {
             "@exclusivity(unchecked) public var _$backing = Strata.ModelBacking()",
             "@exclusivity(unchecked) public var _$observation: Strata.ModelRegistrar? = nil",
             """
-            private var _$observationRegistrar: Observation.ObservationRegistrar {
+            private var _$observationRegistrar: Strata.ModelRegistrar {
             if let registrar = _$observation {
-            return registrar.registrar
+            return registrar
             }
             let registrar = Strata.ModelRegistrar()
             _$observation = registrar
-            return registrar.registrar
+            return registrar
             }
             """,
             """

@@ -50,13 +50,13 @@ import Testing
 
             @exclusivity(unchecked) public var _$observation: Strata.ModelRegistrar? = nil
 
-            private var _$observationRegistrar: Observation.ObservationRegistrar {
+            private var _$observationRegistrar: Strata.ModelRegistrar {
                 if let registrar = _$observation {
-                    return registrar.registrar
+                    return registrar
                 }
                 let registrar = Strata.ModelRegistrar()
                 _$observation = registrar
-                return registrar.registrar
+                return registrar
             }
 
             public init(_$backing backing: Strata.ModelBacking) {

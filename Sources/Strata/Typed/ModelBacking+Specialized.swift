@@ -9,9 +9,11 @@ public import Foundation
 /// witnesses, about 700 instructions a read. These are specialized here, in the module
 /// that knows the object's layout: a read of a stored `String` is the value lookup and
 /// nothing else. Other types (enums, `Codable` structs, relationships) take the generic path.
+/// The readers are `mutating` for the reason the generic one is: the getter passes the
+/// model's backing in place instead of copying it.
 extension ModelBacking {
     /// The value of a `Bool` property (the generic `value(_:_:_:)` for this type).
-    public func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Bool>) -> Bool {
+    public mutating func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Bool>) -> Bool {
         attributeValue(layout, index, kind)
     }
 
@@ -21,7 +23,7 @@ extension ModelBacking {
     }
 
     /// The value of a `Int` property (the generic `value(_:_:_:)` for this type).
-    public func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Int>) -> Int {
+    public mutating func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Int>) -> Int {
         attributeValue(layout, index, kind)
     }
 
@@ -31,7 +33,7 @@ extension ModelBacking {
     }
 
     /// The value of a `Int64` property (the generic `value(_:_:_:)` for this type).
-    public func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Int64>) -> Int64 {
+    public mutating func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Int64>) -> Int64 {
         attributeValue(layout, index, kind)
     }
 
@@ -41,7 +43,7 @@ extension ModelBacking {
     }
 
     /// The value of a `Int32` property (the generic `value(_:_:_:)` for this type).
-    public func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Int32>) -> Int32 {
+    public mutating func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Int32>) -> Int32 {
         attributeValue(layout, index, kind)
     }
 
@@ -51,7 +53,7 @@ extension ModelBacking {
     }
 
     /// The value of a `Int16` property (the generic `value(_:_:_:)` for this type).
-    public func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Int16>) -> Int16 {
+    public mutating func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Int16>) -> Int16 {
         attributeValue(layout, index, kind)
     }
 
@@ -61,7 +63,7 @@ extension ModelBacking {
     }
 
     /// The value of a `Double` property (the generic `value(_:_:_:)` for this type).
-    public func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Double>) -> Double {
+    public mutating func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Double>) -> Double {
         attributeValue(layout, index, kind)
     }
 
@@ -71,7 +73,7 @@ extension ModelBacking {
     }
 
     /// The value of a `String` property (the generic `value(_:_:_:)` for this type).
-    public func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<String>) -> String {
+    public mutating func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<String>) -> String {
         attributeValue(layout, index, kind)
     }
 
@@ -81,7 +83,7 @@ extension ModelBacking {
     }
 
     /// The value of a `Date` property (the generic `value(_:_:_:)` for this type).
-    public func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Date>) -> Date {
+    public mutating func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Date>) -> Date {
         attributeValue(layout, index, kind)
     }
 
@@ -91,7 +93,7 @@ extension ModelBacking {
     }
 
     /// The value of a `UUID` property (the generic `value(_:_:_:)` for this type).
-    public func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<UUID>) -> UUID {
+    public mutating func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<UUID>) -> UUID {
         attributeValue(layout, index, kind)
     }
 
@@ -101,7 +103,7 @@ extension ModelBacking {
     }
 
     /// The value of a `Bool?` property (the generic `value(_:_:_:)` for this type).
-    public func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Bool?>) -> Bool? {
+    public mutating func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Bool?>) -> Bool? {
         attributeValue(layout, index, kind)
     }
 
@@ -111,7 +113,7 @@ extension ModelBacking {
     }
 
     /// The value of a `Int?` property (the generic `value(_:_:_:)` for this type).
-    public func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Int?>) -> Int? {
+    public mutating func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Int?>) -> Int? {
         attributeValue(layout, index, kind)
     }
 
@@ -121,7 +123,7 @@ extension ModelBacking {
     }
 
     /// The value of a `Int64?` property (the generic `value(_:_:_:)` for this type).
-    public func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Int64?>) -> Int64? {
+    public mutating func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Int64?>) -> Int64? {
         attributeValue(layout, index, kind)
     }
 
@@ -131,7 +133,7 @@ extension ModelBacking {
     }
 
     /// The value of a `Int32?` property (the generic `value(_:_:_:)` for this type).
-    public func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Int32?>) -> Int32? {
+    public mutating func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Int32?>) -> Int32? {
         attributeValue(layout, index, kind)
     }
 
@@ -141,7 +143,7 @@ extension ModelBacking {
     }
 
     /// The value of a `Int16?` property (the generic `value(_:_:_:)` for this type).
-    public func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Int16?>) -> Int16? {
+    public mutating func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Int16?>) -> Int16? {
         attributeValue(layout, index, kind)
     }
 
@@ -151,7 +153,7 @@ extension ModelBacking {
     }
 
     /// The value of a `Double?` property (the generic `value(_:_:_:)` for this type).
-    public func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Double?>) -> Double? {
+    public mutating func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Double?>) -> Double? {
         attributeValue(layout, index, kind)
     }
 
@@ -161,7 +163,7 @@ extension ModelBacking {
     }
 
     /// The value of a `String?` property (the generic `value(_:_:_:)` for this type).
-    public func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<String?>) -> String? {
+    public mutating func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<String?>) -> String? {
         attributeValue(layout, index, kind)
     }
 
@@ -171,7 +173,7 @@ extension ModelBacking {
     }
 
     /// The value of a `Date?` property (the generic `value(_:_:_:)` for this type).
-    public func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Date?>) -> Date? {
+    public mutating func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Date?>) -> Date? {
         attributeValue(layout, index, kind)
     }
 
@@ -181,7 +183,7 @@ extension ModelBacking {
     }
 
     /// The value of a `UUID?` property (the generic `value(_:_:_:)` for this type).
-    public func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<UUID?>) -> UUID? {
+    public mutating func value(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<UUID?>) -> UUID? {
         attributeValue(layout, index, kind)
     }
 

@@ -45,7 +45,12 @@ public struct ModelBacking {
     /// The value of the property at `index` (declaration order) of a model laid out as
     /// `layout`, or the kind's placeholder when there is none to read (the object was
     /// deleted from the store, or its context is gone: see ``PersistentModel/loadValues()``).
-    public func value<Value>(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Value>) -> Value {
+    ///
+    /// `mutating` although it changes nothing, as are the specialized overloads: the getter
+    /// then passes the model's stored backing in place. A non-mutating call on a class's
+    /// stored property copies the struct out first, which retains and releases its object
+    /// and its detached values on every read (four atomic operations).
+    public mutating func value<Value>(_ layout: ModelLayout, _ index: Int, _ kind: ModelValueKind<Value>) -> Value {
         genericValue(layout, index, kind)
     }
 
@@ -147,4 +152,31 @@ public final class ModelRegistrar: Sendable {
 
     /// A new registrar.
     public init() {}
+
+    /// Tells observers that `model` read the property at `keyPath`, making the model's
+    /// registrar (`slot`, its `_$observation`) first if it has none: what `@Model`'s getters
+    /// call. The slot is passed `inout` so that the registrar is used where it is stored: a
+    /// read of the model's property would copy it out (a retain and a release, two atomic
+    /// operations, on every property read).
+    @inlinable public static func access<Model: Observable, Member>(
+        _ slot: inout ModelRegistrar?, _ model: Model, keyPath: KeyPath<Model, Member>
+    ) {
+        if slot == nil { slot = ModelRegistrar() }
+        slot.unsafelyUnwrapped.access(model, keyPath: keyPath)
+    }
+
+    /// `registrar.access(_:keyPath:)`, not inlined: inside a method of the registrar's
+    /// class the `let` is used in place, where inlined into the getter it is copied out
+    /// first (through its value witnesses, with a retain and a release).
+    @usableFromInline func access<Model: Observable, Member>(_ model: Model, keyPath: KeyPath<Model, Member>) {
+        registrar.access(model, keyPath: keyPath)
+    }
+
+    /// Runs `mutation`, telling observers of `model`'s property at `keyPath` before and after
+    /// (what `@Model`'s setters call).
+    @inlinable public func withMutation<Model: Observable, Member, Result>(
+        of model: Model, keyPath: KeyPath<Model, Member>, _ mutation: () throws -> Result
+    ) rethrows -> Result {
+        try registrar.withMutation(of: model, keyPath: keyPath, mutation)
+    }
 }
