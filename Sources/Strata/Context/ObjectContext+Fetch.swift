@@ -7,10 +7,17 @@ extension ObjectContext {
     /// - Complexity: O(rows of the entity) for the scan (chunks whose min/max rule them out
     ///   are skipped), O(m log m) to order m matches.
     public func fetch(_ request: FetchRequest) throws(StrataError) -> FetchedResults {
+        try fetch(request, materialize: true)
+    }
+
+    /// ``fetch(_:)-(FetchRequest)``; with `materialize: false` and no batch size the objects
+    /// are left for ``FetchedResults/materializeAll(_:)`` to make (the typed layer makes
+    /// each object's model as the object is made).
+    func fetch(_ request: FetchRequest, materialize: Bool) throws(StrataError) -> FetchedResults {
         if let (probe, keys) = probedKeys(request) {
             return FetchedResults(context: self, ids: .keys(keys, storeID: store.storeID, entityName: probe.layout.entity.name),
                                   batchSize: request.fetchBatchSize, loadValues: !request.returnsObjectsAsFaults,
-                                  layoutIndex: probe.layout.index, places: nil, prefetch: [])
+                                  layoutIndex: probe.layout.index, places: nil, materialize: materialize, prefetch: [])
         }
         let prefetch = request.relationshipKeyPathsForPrefetching.isEmpty ? []
             : try prefetchPlan(request.relationshipKeyPathsForPrefetching, from: try store.layout(named: request.entityName).index)
@@ -34,7 +41,7 @@ extension ObjectContext {
                               loadValues: !request.returnsObjectsAsFaults, layoutIndex: plan.layout.index,
                               places: FetchPlaces(lsn: version.lsn, chunks: table.chunks,
                                                   columns: plan.layout.columnAccess, places: places),
-                              prefetch: prefetch)
+                              materialize: materialize, prefetch: prefetch)
     }
 
     /// The IDs of the objects matching `request`, in order.

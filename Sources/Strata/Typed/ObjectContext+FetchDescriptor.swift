@@ -10,15 +10,22 @@ extension ObjectContext {
     ///   to order m matches, and one model per match.
     public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws(StrataError) -> [Model] {
         _ = try modelLayoutIndex(Model.self)
-        let results = try fetch(descriptor.fetchRequest())
+        let results = try fetch(descriptor.fetchRequest(), materialize: false)
         let registrar = modelRegistrar
-        guard let objects = results.takeAllObjects() else { return results.map { uniqueModel(for: $0, as: Model.self, registrar: registrar) } }
-        return Array(unsafeUninitializedCapacity: objects.count) { buffer, made in
-            for (index, object) in objects.enumerated() {
-                (buffer.baseAddress! + index).initialize(to: uniqueModel(for: object, as: Model.self, registrar: registrar))
+        let models = [Model](unsafeUninitializedCapacity: results.count) { buffer, made in
+            guard let base = buffer.baseAddress else { return }
+            // Without a batch size each object's model is made as the object is, beside it
+            // in memory; with one, nothing is made here and the models are made below.
+            _ = results.materializeAll { position, object in
+                (base + position).initialize(to: uniqueModel(for: object, as: Model.self, registrar: registrar))
+                made = position + 1
             }
-            made = objects.count
         }
+        guard models.count == results.count else {
+            return results.map { uniqueModel(for: $0, as: Model.self, registrar: registrar) }
+        }
+        _ = results.takeAllObjects()
+        return models
     }
 
     /// How many objects match `descriptor` (offset and limit applied); no object is made.

@@ -155,6 +155,29 @@ public struct FetchedResults: RandomAccessCollection {
         if o.all.count == ids.count { o.prefetchAll() }
     }
 
+    /// For results made with `materialize: false`: makes every object, in order, calling
+    /// `body` with each as it is made, and returns `true`; returns `false` (making nothing)
+    /// when the results have a batch size or some objects are made already. The typed layer makes each
+    /// object's model here, so that a model is allocated beside its object rather than all
+    /// models after all objects: a model and its object are then read together and freed
+    /// together.
+    func materializeAll(_ body: (_ position: Int, _ object: ManagedObject) -> Void) -> Bool {
+        let o = objects
+        guard o.batchSize == 0, o.all.isEmpty else { return false }
+        let count = ids.count
+        o.all = Array(unsafeUninitializedCapacity: count) { buffer, made in
+            guard let base = buffer.baseAddress else { return }
+            for position in 0..<count {
+                let object = o.object(at: position, id: ids[position])
+                (base + position).initialize(to: object)
+                made = position + 1
+                body(position, object)
+            }
+        }
+        o.prefetchAll()
+        return true
+    }
+
     /// Every object, when they are all made already (no batch size): the typed layer walks
     /// this array rather than the collection, which retains each object it hands out.
     var allObjects: [ManagedObject]? {
