@@ -42,6 +42,10 @@ public final class ManagedObject: CustomStringConvertible {
     private let lifetime: ContextLifetime
     /// Its context, or `nil` once the context is gone.
     var contextReference: ObjectContext? { lifetime.isAlive ? unretainedContext : nil }
+    /// Its context without a reference count, or `nil` once the context is gone: for a
+    /// caller that uses it (through `_withUnsafeGuaranteedRef`) only while it is sure the
+    /// context lives, as a model's `deinit` does on the context's queue.
+    var unmanagedContext: Unmanaged<ObjectContext>? { lifetime.isAlive ? Unmanaged.passUnretained(unretainedContext) : nil }
     /// Stored property values as last read from the store (`nil` while a fault). For an
     /// object inserted in this context: its values, defaults overwritten by every change
     /// made since (there is no store row to keep apart from, so `pending` stays empty).

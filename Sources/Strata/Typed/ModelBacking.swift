@@ -34,12 +34,15 @@ public struct ModelBacking {
     public mutating func modelDidDeinit() {
         guard let object = object.take() else { return }
         object.typedModel = nil
-        guard let context = object.contextReference, context.isOnQueueQuickly,
-              object.lifecycle == .persisted, object.pending.isEmpty else { return }
+        guard let context = object.unmanagedContext, object.lifecycle == .persisted, object.pending.isEmpty else { return }
         let key = object.registryKey
         // The registry must hold the last reference when it looks.
         _ = consume object
-        context.releaseUnused(CollectionOfOne(key))
+        // Without a reference count of its own (two atomic operations a model): on the
+        // context's queue the context is running this block, so it lives throughout.
+        context._withUnsafeGuaranteedRef { context in
+            if context.isOnQueueQuickly { context.releaseUnused(CollectionOfOne(key)) }
+        }
     }
 
     /// The value of the property at `index` (declaration order) of a model laid out as
@@ -162,7 +165,8 @@ public final class ModelRegistrar: Sendable {
         _ slot: inout ModelRegistrar?, _ model: Model, keyPath: KeyPath<Model, Member>
     ) {
         if slot == nil { slot = ModelRegistrar() }
-        slot.unsafelyUnwrapped.access(model, keyPath: keyPath)
+        // The model's slot holds the registrar for the whole call: no retain is needed.
+        Unmanaged.passUnretained(slot.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.access(model, keyPath: keyPath) }
     }
 
     /// `registrar.access(_:keyPath:)`, not inlined: inside a method of the registrar's
