@@ -38,12 +38,29 @@ import StrataTestSupport
         }
     }
 
-    @Test(arguments: [false, true]) func batchInsertReplaysAndNamesItsAuthor(history: Bool) throws {
-        let dir = try TemporaryDirectory()
-        defer { dir.remove() }
+    /// No automatic checkpoint (the frames must stay in the log), history when asked for.
+    static func options(history: Bool) -> PersistentStore.Options {
         var options = PersistentStore.Options()
         options.automaticCheckpointBytes = nil
         if history { options.persistentHistory = .untilPurged }
+        return options
+    }
+
+    /// Closes `store`, reopens it and checks its rows are `before`; returns the log's entries.
+    static func reopen(_ store: PersistentStore, at dir: TemporaryDirectory, _ options: PersistentStore.Options,
+                       expecting before: [[AttributeValue]]) throws -> [LogEntry] {
+        #expect(before.count == sizes.reduce(0, +))
+        try store.close()
+        let reopened = try PersistentStore.open(at: dir.path, schema: schema, options: options)
+        #expect(try dump(reopened) == before)
+        try reopened.close()
+        return try StoreInspector.open(at: dir.path).log()
+    }
+
+    @Test(arguments: [false, true]) func batchInsertReplaysAndNamesItsAuthor(history: Bool) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let options = Self.options(history: history)
         let store = try PersistentStore.open(at: dir.path, schema: Self.schema, options: options)
         for (round, size) in Self.sizes.enumerated() {
             var insert = BatchInsertRequest(entityName: "TodoItem", count: size) { Self.fill(round * 100_000 + $0, &$1) }
@@ -51,17 +68,8 @@ import StrataTestSupport
             insert.resultType = .count
             #expect(try store.execute(insert).count == size)
         }
-        let before = try Self.dump(store)
-        #expect(before.count == Self.sizes.reduce(0, +))
-        try store.close()
-
-        let reopened = try PersistentStore.open(at: dir.path, schema: Self.schema, options: options)
-        #expect(try Self.dump(reopened) == before)
-        if history {
-            #expect(try reopened.history().map(\.author) == ["import 0", "import 1"])
-        }
-        try reopened.close()
-        let log = try StoreInspector.open(at: dir.path).log().filter { $0.kind == "batch insert" }
+        if history { #expect(try store.history().map(\.author) == ["import 0", "import 1"]) }
+        let log = try Self.reopen(store, at: dir, options, expecting: try Self.dump(store)).filter { $0.kind == "batch insert" }
         #expect(log.map(\.author) == (history ? ["import 0", "import 1"] : [nil, nil]))
         #expect(log.map { $0.changes.map(\.inserted) } == Self.sizes.map { [$0] })
     }
@@ -69,9 +77,7 @@ import StrataTestSupport
     @Test(arguments: [false, true]) func contextSaveReplaysAndNamesItsAuthor(history: Bool) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        var options = PersistentStore.Options()
-        options.automaticCheckpointBytes = nil
-        if history { options.persistentHistory = .untilPurged }
+        let options = Self.options(history: history)
         let store = try PersistentStore.open(at: dir.path, schema: Self.schema, options: options)
         let context = ObjectContext(store: store, name: "loader")
         for (round, size) in Self.sizes.enumerated() {
@@ -85,14 +91,7 @@ import StrataTestSupport
                 try context.save()
             }
         }
-        let before = try Self.dump(store)
-        #expect(before.count == Self.sizes.reduce(0, +))
-        try store.close()
-
-        let reopened = try PersistentStore.open(at: dir.path, schema: Self.schema, options: options)
-        #expect(try Self.dump(reopened) == before)
-        try reopened.close()
-        let log = try StoreInspector.open(at: dir.path).log().filter { $0.kind == "save" }
+        let log = try Self.reopen(store, at: dir, options, expecting: try Self.dump(store)).filter { $0.kind == "save" }
         #expect(log.map(\.author) == (history ? ["loader", "loader"] : [nil, nil]))
         #expect(log.map { $0.changes.map(\.inserted) } == Self.sizes.map { [$0] })
     }
