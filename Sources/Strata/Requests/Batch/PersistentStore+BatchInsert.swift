@@ -31,6 +31,10 @@ extension PersistentStore {
             if let names { return names.firstIndex(of: key) }
             return layout.propertyIndex[key]
         }
+        // Read once rather than per row (each `Property` copied out of the layout retains its
+        // name): the type of each property, and the attributes a row must give a value.
+        let types = layout.properties.map(\.type)
+        let required = layout.properties.indices.filter { layout.properties[$0].type != nil && !layout.properties[$0].isOptional }
         try request.forEachObject { index, object in
             var values = defaults
             for (key, value) in object {
@@ -38,7 +42,7 @@ extension PersistentStore {
                     let suggestion = Schema.nearestName(to: key, among: layout.properties.map(\.name))
                     throw StrataError(.unknownKey, "Row \(index) of the batch insert has the key '\(key)', which \(layout.entity.name) does not have" + (suggestion.map { "; did you mean '\($0)'?" } ?? ".") + " Nothing was written.", entity: layout.entity.name, key: key)
                 }
-                let type = layout.properties[property].type
+                let type = types[property]
                 let fits = type.map { value.conforms(to: $0) } ?? (value.isNull || { if case .int = value { return true } else { return false } }())
                 guard fits else {
                     throw StrataError(.typeMismatch, "Row \(index) of the batch insert: \(layout.entity.name).\(key) is \(type?.rawValue ?? "a to-one relationship (give the primary key as an integer)"); a \(value.kindName) value cannot be stored in it. Nothing was written.", entity: layout.entity.name, key: key)
@@ -46,8 +50,9 @@ extension PersistentStore {
                 values[property] = value
             }
             if upsert { given.append(object.keys.compactMap(property).sorted()) }
-            for (p, property) in layout.properties.enumerated() where property.type != nil && !property.isOptional && values[p].isNull {
-                throw StrataError(.typeMismatch, "Row \(index) of the batch insert has no value for the required attribute \(layout.entity.name).\(property.name), which has no default. Nothing was written.", entity: layout.entity.name, key: property.name)
+            for p in required where values[p].isNull {
+                let name = layout.properties[p].name
+                throw StrataError(.typeMismatch, "Row \(index) of the batch insert has no value for the required attribute \(layout.entity.name).\(name), which has no default. Nothing was written.", entity: layout.entity.name, key: name)
             }
             inserts.append(Changeset.Insert(primaryKey: Int64(index), values: values))
         }
