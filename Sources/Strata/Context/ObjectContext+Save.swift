@@ -114,30 +114,20 @@ extension ObjectContext {
 
     private func validateChanges() throws {
         var violations: [ValidationViolation] = []
-        // Per layout: the validation entity and, for each of its attributes, the stored
-        // property that holds it (nil: not stored, so it reads as null). Built once per save.
-        var plans: [Int: (entity: Entity, properties: [Int?])?] = [:]
+        // Per layout index, made on its first object: how to validate its objects (nil when
+        // its entity has no validation entity). An array of references, so an object costs
+        // no hash and no copy of the `Entity` (a copy retains each of its fields).
+        var plans = [ValidationPlan?](repeating: nil, count: store.layouts.count)
+        var planned = [Bool](repeating: false, count: store.layouts.count)
         for object in changed.values where object.lifecycle == .inserted || (object.lifecycle == .persisted && !object.pending.isEmpty) {
-            let plan: (entity: Entity, properties: [Int?])
-            if let known = plans[object.layoutIndex] {
-                guard let known else { continue }
-                plan = known
-            } else {
-                let layout = store.layouts[object.layoutIndex]
-                guard let entity = store.validationSchema.entity(named: layout.entity.name) else {
-                    plans[object.layoutIndex] = .some(nil)
-                    continue
-                }
-                let properties = entity.attributes.map { attribute -> Int? in
-                    guard let index = layout.propertyIndex[attribute.name], layout.properties[index].type != nil else { return nil }
-                    return index
-                }
-                plan = (entity, properties)
-                plans[object.layoutIndex] = plan
+            if !planned[object.layoutIndex] {
+                planned[object.layoutIndex] = true
+                plans[object.layoutIndex] = ValidationPlan(layout: store.layouts[object.layoutIndex], schema: store.validationSchema)
             }
+            guard let plan = plans[object.layoutIndex] else { continue }
             // An inserted object's values are all in its row (see ManagedObject.committed).
             let row = object.pending.isEmpty ? object.committed : nil
-            violations += try plan.entity.violations(
+            let found = try plan.entity.violations(
                 valueAt: { attribute in
                     guard let property = plan.properties[attribute] else { return .null }
                     if let row { return row[property] }
@@ -151,6 +141,7 @@ extension ObjectContext {
                 },
                 // Formatting the ID's URI is costly: only done when a rule is broken.
                 object: object.objectID.description)
+            if !found.isEmpty { violations += found }
         }
         if !violations.isEmpty { throw ValidationFailure(violations).error }
     }
@@ -288,4 +279,22 @@ extension ObjectContext {
 
 extension StoreConflicts: CustomStringConvertible {
     var description: String { "\(conflicts.count) conflicting object(s)" }
+}
+
+/// What validating the objects of one entity needs, made once per save: its validation
+/// entity and, for each of the entity's attributes, the stored property that holds it (nil:
+/// not stored, so it reads as null).
+private final class ValidationPlan {
+    let entity: Entity
+    let properties: [Int?]
+
+    /// `nil` when the validation schema has no entity of `layout`'s name.
+    init?(layout: EntityLayout, schema: Schema) {
+        guard let entity = schema.entity(named: layout.entity.name) else { return nil }
+        self.entity = entity
+        properties = entity.attributes.map { attribute -> Int? in
+            guard let index = layout.propertyIndex[attribute.name], layout.properties[index].type != nil else { return nil }
+            return index
+        }
+    }
 }

@@ -28,9 +28,14 @@ extension PersistentStore {
         // build, the conflict check and the LSN assignment are serialized. So is the history
         // entry (only its LSN and time are given under the lock).
         let record = historyRecord(kind: kind, author: author) { HistoryEntry.groups(changes, layouts: layouts) }
-        let (frameKind, framePayload) = record == nil ? (kind.rawValue, payload ?? ChangesetCodec.encode(changes))
-            : AuthoredPayload.wrap(kind: kind, author: author, payload: payload ?? ChangesetCodec.encode(changes))
-        let prepared = try FrameCodec.prepare(framePayload)
+        let authored = record != nil
+        let prepare = { @Sendable () throws -> PreparedFrame in
+            try PreparedFrame(kind: kind, author: author, authored: authored, payload: payload ?? ChangesetCodec.encode(changes))
+        }
+        // A large save's frame is prepared on a worker while the version is built below.
+        let rows = changes.entities.values.reduce(0) { $0 + $1.inserts.count + $1.updates.count }
+        let background = FramePreparation.isWorthIt(rows: rows) ? FramePreparation(prepare) : nil
+        let inline = background == nil ? try prepare() : nil
         let (version, lsn) = try writer.withLock { state throws -> (StoreVersion, UInt64) in
             var conflicts: [StoreConflict] = []
             for (index, entity) in changes.entities {
@@ -65,8 +70,9 @@ extension PersistentStore {
                 throw UniquenessConflicts(conflicts: broken, totalCount: broken.count)
                     .error("The save would break a uniqueness constraint", advice: "Nothing was saved. Change the values, or set the context's mergePolicy to .objectTrump (update the stored object) or .storeTrump (keep the stored values).")
             }
+            guard let frame = try inline ?? background?.frame() else { preconditionFailure("a commit without its frame") }
             let now = Self.now()
-            let assigned = try engine.submit(kind: frameKind, prepared: prepared, timestamp: now)
+            let assigned = try engine.submit(kind: frame.kind, prepared: frame.payload, timestamp: now)
             precondition(assigned == lsn, "log LSNs must follow the store's writer lock")
             if let record { historyLog?.append(lsn: lsn, timestamp: now, payload: record) }
             state.head = next

@@ -5,6 +5,9 @@ import StrataStorage
 struct BuiltTransaction {
     var next: StoreVersion
     var payload: [UInt8]
+    /// The frame of ``payload``, already being prepared on a worker (a large transaction,
+    /// see ``FramePreparation``); `nil`: the commit prepares ``payload`` itself.
+    var frame: FramePreparation? = nil
     var inserted = ObjectIDSet()
     var updated = ObjectIDSet()
     var deleted = ObjectIDSet()
@@ -29,10 +32,10 @@ extension PersistentStore {
             var keys = state.nextPrimaryKeys
             guard let transaction = try build(state.head, lsn, &keys) else { return nil }
             let record = historyRecord(kind: kind, author: author) { transaction.history }
-            let (frameKind, payload) = record == nil ? (kind.rawValue, transaction.payload)
-                : AuthoredPayload.wrap(kind: kind, author: author, payload: transaction.payload)
+            let frame = try transaction.frame?.frame()
+                ?? PreparedFrame(kind: kind, author: author, authored: record != nil, payload: transaction.payload)
             let now = Self.now()
-            let assigned = try engine.submit(kind: frameKind, prepared: try FrameCodec.prepare(payload), timestamp: now)
+            let assigned = try engine.submit(kind: frame.kind, prepared: frame.payload, timestamp: now)
             precondition(assigned == lsn, "log LSNs must follow the store's writer lock")
             if let record { historyLog?.append(lsn: lsn, timestamp: now, payload: record) }
             state.nextPrimaryKeys = keys

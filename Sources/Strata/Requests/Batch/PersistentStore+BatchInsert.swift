@@ -18,58 +18,80 @@ extension PersistentStore {
         if upsert && layout.uniquenessConstraints.isEmpty {
             throw StrataError(.misuse, "An upsert batch insert into \(layout.entity.name) matches rows on its first uniqueness constraint, and it has none; declare one (Entity(\"\(layout.entity.name)\", uniquenessConstraints: [[...]])) or use mode .insert. Nothing was written.", entity: layout.entity.name)
         }
-        var rows: [[AttributeValue]] = []
-        rows.reserveCapacity(request.count)
+        // Each row's inserts, keyed by row index until the first key is known (under the
+        // writer lock): the rows go straight into the changeset, not through a second array.
+        var inserts: [Changeset.Insert] = []
+        inserts.reserveCapacity(request.count)
         // For an upsert: the properties each row gives (an update sets only those).
         var given: [[Int]] = []
+        // Every row names the same few keys: for a short property list comparing the names
+        // (a short key compares as two words) is cheaper than hashing each key of each row.
+        let names = layout.properties.count <= 8 ? layout.properties.map(\.name) : nil
+        func property(_ key: String) -> Int? {
+            if let names { return names.firstIndex(of: key) }
+            return layout.propertyIndex[key]
+        }
+        // Read once rather than per row (each `Property` copied out of the layout retains its
+        // name): the type of each property, and the attributes a row must give a value.
+        let types = layout.properties.map(\.type)
+        let required = layout.properties.indices.filter { layout.properties[$0].type != nil && !layout.properties[$0].isOptional }
         try request.forEachObject { index, object in
             var values = defaults
             for (key, value) in object {
-                guard let property = layout.propertyIndex[key] else {
+                guard let property = property(key) else {
                     let suggestion = Schema.nearestName(to: key, among: layout.properties.map(\.name))
                     throw StrataError(.unknownKey, "Row \(index) of the batch insert has the key '\(key)', which \(layout.entity.name) does not have" + (suggestion.map { "; did you mean '\($0)'?" } ?? ".") + " Nothing was written.", entity: layout.entity.name, key: key)
                 }
-                let type = layout.properties[property].type
+                let type = types[property]
                 let fits = type.map { value.conforms(to: $0) } ?? (value.isNull || { if case .int = value { return true } else { return false } }())
                 guard fits else {
                     throw StrataError(.typeMismatch, "Row \(index) of the batch insert: \(layout.entity.name).\(key) is \(type?.rawValue ?? "a to-one relationship (give the primary key as an integer)"); a \(value.kindName) value cannot be stored in it. Nothing was written.", entity: layout.entity.name, key: key)
                 }
                 values[property] = value
             }
-            if upsert { given.append(object.keys.compactMap { layout.propertyIndex[$0] }.sorted()) }
-            for (p, property) in layout.properties.enumerated() where property.type != nil && !property.isOptional && values[p].isNull {
-                throw StrataError(.typeMismatch, "Row \(index) of the batch insert has no value for the required attribute \(layout.entity.name).\(property.name), which has no default. Nothing was written.", entity: layout.entity.name, key: property.name)
+            if upsert { given.append(object.keys.compactMap(property).sorted()) }
+            for p in required where values[p].isNull {
+                let name = layout.properties[p].name
+                throw StrataError(.typeMismatch, "Row \(index) of the batch insert has no value for the required attribute \(layout.entity.name).\(name), which has no default. Nothing was written.", entity: layout.entity.name, key: name)
             }
-            rows.append(values)
+            inserts.append(Changeset.Insert(primaryKey: Int64(index), values: values))
         }
         var inserted = KeyRanges(sortedKeys: [])
         var upserted: (inserted: [Int64], updated: [Int64]) = ([], [])
         let outcome = try commitTransaction(kind: .batchInsert, author: request.transactionAuthor) { head, lsn, nextKeys in
-            guard !rows.isEmpty else { return nil }
+            guard !inserts.isEmpty else { return nil }
             for (p, property) in layout.properties.enumerated() {
                 guard let destination = property.destination else { continue }
-                for (index, row) in rows.enumerated() {
-                    if case .int(let target) = row[p], head.tables[destination].locate(target) == nil {
+                for (index, row) in inserts.enumerated() {
+                    if case .int(let target) = row.values[p], head.tables[destination].locate(target) == nil {
                         throw StrataError(.typeMismatch, "Row \(index) of the batch insert: \(layout.entity.name).\(property.name) refers to \(layouts[destination].entity.name) \(target), which does not exist. Nothing was written.", entity: layout.entity.name, key: property.name)
                     }
                 }
             }
             if upsert {
-                return try buildUpsert(rows, given: given, layout: layout, head: head, lsn: lsn, nextKeys: &nextKeys, result: &upserted)
+                return try buildUpsert(inserts.map(\.values), given: given, layout: layout, head: head, lsn: lsn,
+                                       nextKeys: &nextKeys, result: &upserted)
             }
             let first = nextKeys[layout.index]
+            for index in inserts.indices { inserts[index].primaryKey = first + Int64(index) }
             var changes = Changeset()
-            changes.entities[layout.index] = Changeset.EntityChanges(
-                inserts: rows.enumerated().map { Changeset.Insert(primaryKey: first + Int64($0.offset), values: $0.element) })
+            changes.entities[layout.index] = Changeset.EntityChanges(inserts: inserts)
+            // A large insert's frame is encoded, compressed and checksummed on a worker while
+            // the rows are appended to the table here.
+            let logged = changes, authored = historyLog != nil, author = request.transactionAuthor
+            let frame = FramePreparation.isWorthIt(rows: inserts.count) ? FramePreparation {
+                try PreparedFrame(kind: .batchInsert, author: author, authored: authored, payload: ChangesetCodec.encode(logged))
+            } : nil
             var next = head
             try Self.apply(changes, to: &next, lsn: lsn, nextKeys: &nextKeys)
             let version = StoreVersion(lsn: lsn, tables: next.tables)
             try refuseUniquenessConflicts(changes, in: version)
-            inserted = KeyRanges(first: first, count: Int64(rows.count))
-            return BuiltTransaction(next: version, payload: ChangesetCodec.encode(changes),
-                                    inserted: objectIDSet([(layout.index, KeyRanges(first: first, count: Int64(rows.count)))]),
+            let keys = KeyRanges(first: first, count: Int64(inserts.count))
+            inserted = keys
+            return BuiltTransaction(next: version, payload: frame == nil ? ChangesetCodec.encode(changes) : [], frame: frame,
+                                    inserted: objectIDSet([(layout.index, keys)]),
                                     history: [HistoryEntry.Group(type: .insert, entity: layout.entity.name, properties: [],
-                                                                 keys: KeyRanges(first: first, count: Int64(rows.count)))])
+                                                                 keys: keys)])
         }
         if upsert {
             let ids = request.resultType == .objectIDs
