@@ -93,6 +93,31 @@ import Testing
         }
     }
 
+    /// The Kelvin sign is canonically "K": an ASCII email matches a stored one spelled with
+    /// it, and the other way round, whether or not the request's emails are all ASCII (the
+    /// pass over the rows rules rows out by their bytes only for ASCII rows and values).
+    @Test(arguments: [false, true]) func anASCIIEmailMatchesItsCanonicalEquivalent(buildIndex: Bool) throws {
+        let fixture = try StoreFixture(UniquenessFixtures.people)
+        defer { fixture.remove() }
+        try UniquenessFixtures.save(fixture, [("\u{212A}1@x", "Kelvin", 1), ("K2@x", "Kay", 2), ("p@x", "P", 3)])
+        try fixture.reopen()
+        if buildIndex {
+            let context = fixture.context()
+            _ = try context.performAndWait {
+                try context.fetchObjectIDs(FetchRequest(entityName: "Person", predicate: try ObjectPredicate(format: "email == %@", "p@x")))
+            }
+        }
+        for objects in [[["email": "K1@x", "n": 10]], [["email": "\u{212A}2@x", "n": 20]]] as [[[String: AttributeValue]]] {
+            var request = BatchInsertRequest(entityName: "Person", objects: objects)
+            request.mode = .upsert
+            _ = try fixture.store.execute(request)
+        }
+        let rows = UniquenessFixtures.rows(fixture.store)
+        #expect(rows.count == 3, "both rows matched a stored one: \(rows)")
+        #expect(rows.values.contains { $0.name == "Kelvin" && $0.n == 10 })
+        #expect(rows.values.contains { $0.name == "Kay" && $0.n == 20 })
+    }
+
     static let twoConstraints = try! Schema {
         Entity("Account", uniquenessConstraints: [["email"], ["handle"]]) {
             Attribute("email", .string)

@@ -1,3 +1,5 @@
+internal import StrataStorage
+
 extension PersistentStore {
     /// The transaction of an upsert batch insert of `rows` (each with every stored property,
     /// defaults filled in; `given` lists the properties each row set), built against `head`
@@ -105,9 +107,12 @@ extension PersistentStore {
         let access = constraint.properties.map { table.layout.columnAccess[$0] }
         // The first values alone rule out most rows without making an array for them.
         let firsts = Set(wanted.map { $0[0] })
+        let hashes = ASCIIKeyFilter(firsts, type: access[0].type)
         for chunk in table.chunks {
             let keys = chunk.primaryKeys
+            let ruledOut = hashes?.ruledOut(chunk.columns[access[0].column])
             for row in keys.indices {
+                if let ruledOut, ruledOut[row] { continue }
                 let first = chunk.value(at: row, access[0])
                 guard firsts.contains(first) else { continue }
                 let values = access.count == 1 ? [first] : [first] + access.dropFirst().map { chunk.value(at: row, $0) }
@@ -149,4 +154,54 @@ extension PersistentStore {
 private enum Target {
     case stored(Int64)
     case inserted(Int)
+}
+
+/// Rules out rows of a string column from their bytes, without making a `String` of them,
+/// when every wanted value is ASCII: an ASCII row equals an ASCII value exactly when their
+/// bytes are equal, so one whose bytes hash to none of the values' hashes matches none of
+/// them. A row with a non-ASCII byte is never ruled out (it may still equal an ASCII value
+/// under canonical equivalence: the Kelvin sign is "K"), nor is a null one.
+private struct ASCIIKeyFilter {
+    private let hashes: Set<UInt64>
+
+    /// The filter for `values` of a column of `type`, or `nil` when it would not hold (not
+    /// strings, or a value that is not ASCII).
+    init?(_ values: Set<AttributeValue>, type: AttributeType?) {
+        guard type == .string else { return nil }
+        var hashes: Set<UInt64> = []
+        for value in values {
+            guard case .string(let string) = value, string.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+            hashes.insert(Self.hash(string.utf8))
+        }
+        self.hashes = hashes
+    }
+
+    /// FNV-1a over `bytes`.
+    @inline(__always)
+    private static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash
+    }
+
+    /// For each row of `column`, whether it certainly equals none of the values.
+    func ruledOut(_ column: ColumnChunk) -> [Bool] {
+        guard case .bytes(let b) = column.values else { return [Bool](repeating: false, count: column.count) }
+        var out = [Bool](repeating: false, count: b.count)
+        b.data.withUnsafeBufferPointer { data in
+            b.offsets.withUnsafeBufferPointer { offsets in
+                for row in 0..<out.count {
+                    let start = Int(offsets[row]), end = Int(offsets[row + 1])
+                    var ascii = true
+                    for i in start..<end where data[i] >= 0x80 { ascii = false; break }
+                    out[row] = ascii && !hashes.contains(Self.hash(UnsafeBufferPointer(rebasing: data[start..<end])))
+                }
+            }
+        }
+        // A null row holds no bytes; it is left to the values' own comparison.
+        if let validity = column.validity {
+            for row in out.indices where !validity[row] { out[row] = false }
+        }
+        return out
+    }
 }
