@@ -1,5 +1,3 @@
-import Foundation
-
 /// A value a key probe looks up in the first property of an index, typed so that the search
 /// compares it with the leaves' values directly: no ``AttributeValue`` made, matched and
 /// compared through the general value order per step.
@@ -21,43 +19,27 @@ enum ProbeKey: Sendable, Hashable {
         }
     }
 
-    /// The key with what its comparisons need at hand (a string key's UTF-8), for the
-    /// duration of `body`.
+    /// Whether the index value `value` sorts before the key.
     @inline(__always)
-    func withComparator<Result>(_ body: (ProbeComparator) -> Result) -> Result {
-        guard case .string(let string) = self else { return body(ProbeComparator(key: self, bytes: nil)) }
-        var bytes = string
-        return bytes.withUTF8 { body(ProbeComparator(key: self, bytes: $0)) }
-    }
-}
-
-/// A ``ProbeKey`` compared with index values: a string key by UTF-8 bytes where they give
-/// `String`'s order (``UTF8Order``), by `String` comparison elsewhere.
-struct ProbeComparator {
-    let key: ProbeKey
-    /// A string key's UTF-8, valid while the comparator is.
-    let bytes: UnsafeBufferPointer<UInt8>?
-
-    /// The order of the index value `value` against the key (nil sorts first).
-    @inline(__always)
-    func order(_ value: AttributeValue) -> ComparisonResult {
-        switch (key, value) {
-        case (_, .null): return .orderedAscending
-        case (.string(let key), .string(let other)):
-            return UTF8Order.compare(other, key, keyBytes: bytes.unsafelyUnwrapped)
-        case (.integer(let key), .int(let other)):
-            return other < key ? .orderedAscending : other == key ? .orderedSame : .orderedDescending
-        default: return IndexEntry.compare(value, key.value)
+    func isAbove(_ value: AttributeValue) -> Bool {
+        switch (self, value) {
+        case (_, .null): return true
+        case (.string(let key), .string(let other)): return other < key
+        case (.integer(let key), .int(let other)): return other < key
+        default: return IndexEntry.compare(value, self.value) == .orderedAscending
         }
     }
 
-    /// Whether the index value `value` sorts before the key.
-    @inline(__always)
-    func isAbove(_ value: AttributeValue) -> Bool { order(value) == .orderedAscending }
-
     /// Whether the index value `value` equals the key.
     @inline(__always)
-    func isEqual(to value: AttributeValue) -> Bool { order(value) == .orderedSame }
+    func isEqual(to value: AttributeValue) -> Bool {
+        switch (self, value) {
+        case (_, .null): return false
+        case (.string(let key), .string(let other)): return other == key
+        case (.integer(let key), .int(let other)): return other == key
+        default: return IndexEntry.compare(value, self.value) == .orderedSame
+        }
+    }
 }
 
 extension TableIndex {
@@ -71,11 +53,6 @@ extension TableIndex {
     func primaryKeys(firstEqualTo key: ProbeKey, limit: Int) -> [Int64]? {
         guard totallyOrdered else { return nil }
         guard !leaves.isEmpty else { return [] }
-        return key.withComparator { primaryKeys(firstEqualTo: $0, limit: limit) }
-    }
-
-    /// ``primaryKeys(firstEqualTo:limit:)`` with the key's comparator made.
-    private func primaryKeys(firstEqualTo key: ProbeComparator, limit: Int) -> [Int64]? {
         var low = 0, high = lastEntries.count
         lastEntries.withUnsafeBufferPointer { last in
             while low < high {
@@ -97,8 +74,8 @@ extension TableIndex {
     /// Appends to `found` the keys of `leaf`'s entries equal to `key`; returns whether an
     /// entry above the key ended the run (`false`: it may go on in the next leaf), or `nil`
     /// past `limit` or for a leaf whose values cannot hold the key.
-    private static func collect(_ key: ProbeComparator, in leaf: IndexLeaf, into found: inout [Int64], limit: Int) -> Bool? {
-        switch (key.key, leaf.values) {
+    private static func collect(_ key: ProbeKey, in leaf: IndexLeaf, into found: inout [Int64], limit: Int) -> Bool? {
+        switch (key, leaf.values) {
         case (.integer(let wanted), .integers(let values)):
             return values.withUnsafeBufferPointer { values in
                 var low = 0, high = values.count

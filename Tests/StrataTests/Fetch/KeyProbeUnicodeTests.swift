@@ -3,9 +3,9 @@ import StrataTestSupport
 import Testing
 @testable import Strata
 
-/// The key probe compares string keys by UTF-8 bytes where the bytes give `String`'s order
-/// (``UTF8Order``), and by `String` elsewhere: its answers must be `String`'s, and so the
-/// general path's, for non-ASCII, mixed-case, precomposed and decomposed keys.
+/// The key probe's answers are the general path's for non-ASCII, mixed-case, precomposed
+/// and decomposed string keys: its searches order strings as the index does (`String`'s
+/// order), and `==` is canonical equivalence.
 @Suite struct KeyProbeUnicodeTests {
     /// Strings whose byte order and `String` order differ, or nearly do: "é" precomposed
     /// and decomposed, a combining mark after an ASCII letter that has no precomposed form,
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func greekTonosIsAKnownIssueOfStringOrder() throws {
-        withKnownIssue("Swift's String < is not transitive on these; the index order inherits it (not this probe's byte comparison: it leaves every comparison with a non-ASCII difference to String)") {
+        withKnownIssue("Swift's String < is not transitive on these; the index order inherits it (the probe and the planner search it alike)") {
             try Self.compare(names: Self.greek, keys: Self.greek)
         }
     }
@@ -75,32 +75,5 @@ import Testing
             #expect(probed == expected, "text == \(scalars)")
             #expect(try context.performAndWait { try context.fetchObjectIDs(request).map(\.primaryKey) } == expected, "text == \(scalars)")
         }
-    }
-
-    /// Random strings over ASCII, combining marks and precomposed letters: wherever the
-    /// bytes decide, they decide as `String` does, and the comparison the probe makes is
-    /// always `String`'s. The seed is printed; set `STRATA_UTF8_SEED` to replay one.
-    @Test func bytesDecideOnlyAsStringDoes() {
-        let alphabet: [String] = ["a", "b", "e", "x", "E", "Z", "@", "1", "\u{301}", "\u{30A}", "\u{E9}", "\u{C5}", "\u{3B1}",
-                                  "\u{3AC}", "\u{212B}", "\u{1100}", "\u{1161}", "\u{AC00}"]
-        let seed = ProcessInfo.processInfo.environment["STRATA_UTF8_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
-        print("UTF8Order seed \(seed)")
-        var random = SplitMix64(seed: seed)
-        var decided = 0
-        for _ in 0..<20_000 {
-            func word() -> String { (0..<Int(random.next() % 5)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }.joined() }
-            let a = word(), b = random.next() % 3 == 0 ? a + word() : word()
-            let expected: ComparisonResult = a == b ? .orderedSame : a < b ? .orderedAscending : .orderedDescending
-            var x = a, y = b
-            let bytes = x.withUTF8 { p in y.withUTF8 { q in UTF8Order.compare(p, q) } }
-            if let bytes {
-                decided += 1
-                #expect(bytes == expected, "seed \(seed): \(a.unicodeScalars.map(\.value)) against \(b.unicodeScalars.map(\.value))")
-            }
-            var key = b
-            let full = key.withUTF8 { UTF8Order.compare(a, b, keyBytes: $0) }
-            #expect(full == expected, "seed \(seed): \(a.unicodeScalars.map(\.value)) against \(b.unicodeScalars.map(\.value))")
-        }
-        #expect(decided > 1_000, "the bytes decide most comparisons")
     }
 }
