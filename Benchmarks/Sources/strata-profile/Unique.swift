@@ -71,9 +71,17 @@ func runUniqueLookup(_ directory: String, count: Int) throws {
     try store.close()
 }
 
-/// The upsert case: count ÷ 10 rows, half known, half new, into `count` people.
+/// The upsert case: count ÷ 10 rows, half known, half new, into `count` people. With
+/// `STRATA_PROFILE_UPSERT_INDEXED=1`, a lookup by email first builds the email index (after
+/// a reopen it is built on first use), so the upsert probes it and keeps it up to date.
 func runUpsert(_ directory: String, count: Int) throws {
     let store = try reopenedUniqueStore(directory, count: count)
+    if ProcessInfo.processInfo.environment["STRATA_PROFILE_UPSERT_INDEXED"] == "1" {
+        let context = ObjectContext(store: store)
+        let request = FetchRequest(entityName: "Person", predicate: try ObjectPredicate(format: "email == %@", uniqueEmail(0)))
+        let found = try context.performAndWait { try context.fetchObjectIDs(request).count }
+        precondition(found == 1, "found \(found) people with the first email")
+    }
     var state: UInt64 = 0x7570_7365
     let rows = (0..<max(count / 10, 2)).map { position -> (Int, String, Int64) in
         state = state &* 6364136223846793005 &+ 1442695040888963407

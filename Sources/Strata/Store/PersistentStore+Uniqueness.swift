@@ -5,12 +5,15 @@ extension PersistentStore {
     /// there are skipped), one per group of rows sharing a constrained value. The table's
     /// indexes must describe its chunks (every ``StoreVersion`` brings them up to date).
     ///
+    /// The constraint at position `exempt` is not checked (nor its index built).
+    ///
     /// - Complexity: O(keys × constraints × (log n + matches)).
-    static func uniquenessConflicts(in table: borrowing EntityTable, keys: [Int64], storeID: UUID) -> [UniquenessConflict] {
+    static func uniquenessConflicts(in table: borrowing EntityTable, keys: [Int64], storeID: UUID,
+                                    exempt: Int? = nil) -> [UniquenessConflict] {
         let layout = table.layout
         guard !layout.uniquenessConstraints.isEmpty, !keys.isEmpty else { return [] }
         var found: [UniquenessConflict] = []
-        for constraint in layout.uniquenessConstraints {
+        for (position, constraint) in layout.uniquenessConstraints.enumerated() where position != exempt {
             let index = table.indexes[constraint.index].index(for: table)
             // Values already probed: many changed rows with one value cost one probe.
             var seen: Set<[AttributeValue]> = []
@@ -43,13 +46,16 @@ extension PersistentStore {
         return keys
     }
 
-    /// The uniqueness conflicts `changes` made in `version` (the version they were applied to).
-    func uniquenessConflicts(_ changes: Changeset, in version: StoreVersion) -> [UniquenessConflict] {
+    /// The uniqueness conflicts `changes` made in `version` (the version they were applied
+    /// to), leaving out the constraint `exempting` names (an entity and a constraint position).
+    func uniquenessConflicts(_ changes: Changeset, in version: StoreVersion,
+                             exempting: (entity: Int, constraint: Int)? = nil) -> [UniquenessConflict] {
         var found: [UniquenessConflict] = []
         for (index, entity) in changes.entities.sorted(by: { $0.key < $1.key }) {
             let keys = Self.keysToCheck(entity, layout: layouts[index])
             if keys.isEmpty { continue }
-            found += version.withTable(index) { Self.uniquenessConflicts(in: $0, keys: keys, storeID: storeID) }
+            let exempt = exempting?.entity == index ? exempting?.constraint : nil
+            found += version.withTable(index) { Self.uniquenessConflicts(in: $0, keys: keys, storeID: storeID, exempt: exempt) }
         }
         return found
     }

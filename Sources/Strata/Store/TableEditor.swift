@@ -11,7 +11,7 @@ struct TableEditor {
     ///   insert, present): such a log cannot be replayed.
     mutating func apply(_ changes: Changeset.EntityChanges, version: UInt64) throws {
         if !changes.deletes.isEmpty { try delete(changes.deletes.map(\.primaryKey)) }
-        for update in changes.updates { try self.update(update, version: version) }
+        if !changes.updates.isEmpty { try applyUpdates(changes.updates, version: version) }
         // Updates keep every chunk's keys and size; the append fast path maintains the index
         // and the row count itself (recomputing them is O(chunks) per commit).
         if !changes.inserts.isEmpty, try insert(changes.inserts, version: version), changes.deletes.isEmpty { return }
@@ -40,18 +40,6 @@ struct TableEditor {
         }
         table.chunks.removeAll { $0.count == 0 }
         table.chunkFirstKeys = table.chunks.map(\.firstKey)
-    }
-
-    private mutating func update(_ update: Changeset.Update, version: UInt64) throws {
-        guard let location = table.locate(update.primaryKey) else {
-            throw PayloadError("update of missing row \(table.layout.entity.name) #\(update.primaryKey)")
-        }
-        var columns = table.chunks[location.chunk].columns
-        columns[EntityLayout.versionColumn].set(.int(Int64(version)), at: location.row)
-        for (property, value) in update.values {
-            columns[table.layout.properties[property].column].set(value, at: location.row)
-        }
-        table.chunks[location.chunk] = TableChunk(columns: columns)
     }
 
     /// - Returns: whether the rows went to the end (the fast path, which keeps

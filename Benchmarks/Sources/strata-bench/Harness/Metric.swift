@@ -36,6 +36,9 @@ enum MetricUnit: String, Sendable, Codable {
     private func format(_ value: Double) -> String {
         switch self {
         case .seconds:
+            // Two digits below 10 µs: a point lookup's p50 is a few µs on both sides, and
+            // a ratio of 0.5× cannot be read from whole microseconds.
+            if value < 1e-5 { return fixed(value * 1e6, digits: 2) + " µs" }
             if value < 1e-3 { return fixed(value * 1e6, digits: 0) + " µs" }
             if value < 1 { return fixed(value * 1e3, digits: value < 0.1 ? 2 : 1) + " ms" }
             return fixed(value, digits: 2) + " s"

@@ -1,3 +1,5 @@
+internal import StrataStorage
+
 extension PersistentStore {
     /// The transaction of an upsert batch insert of `rows` (each with every stored property,
     /// defaults filled in; `given` lists the properties each row set), built against `head`
@@ -16,35 +18,46 @@ extension PersistentStore {
         // Rows of this request by constrained values: where their insert is, or the stored key.
         var seen: [[AttributeValue]: Target] = [:]
         var nextKey = nextKeys[layout.index]
-        head.withTable(layout.index) { table in
-            let index = table.indexes[constraint.index].index(for: table)
-            for (position, row) in rows.enumerated() {
-                let values = constraint.properties.map { row[$0] }
-                if values.contains(where: \.isNull) {
-                    inserts.append(Changeset.Insert(primaryKey: nextKey, values: row))
-                    nextKey += 1
-                    continue
-                }
-                let target: Target
-                if let known = seen[values] {
-                    target = known
-                } else if let stored = index.primaryKeys(equalTo: values).first {
-                    target = .stored(stored)
-                } else {
-                    target = .inserted(inserts.count)
-                    inserts.append(Changeset.Insert(primaryKey: nextKey, values: row))
-                    nextKey += 1
-                    seen[values] = target
-                    continue
-                }
+        // Each row's constrained values (`nil` for a row with a nil one: it is exempt, as in
+        // SQL, and always inserted), and the stored rows that hold any of them.
+        let wanted = rows.map { row -> [AttributeValue]? in
+            let values = constraint.properties.map { row[$0] }
+            return values.contains(where: \.isNull) ? nil : values
+        }
+        // Doubles and dates compare in the index as `==` does not (NaN equals NaN there), so
+        // a constraint over one is matched and checked through its index alone, as before.
+        let byEquality = constraint.properties.allSatisfy {
+            let type = layout.properties[$0].type
+            return type != .double && type != .date
+        }
+        let stored = head.withTable(layout.index) {
+            Self.storedKeys(holding: Set(wanted.compactMap { $0 }), of: constraint, in: $0, scanning: byEquality)
+        }
+        for (position, row) in rows.enumerated() {
+            guard let values = wanted[position] else {
+                inserts.append(Changeset.Insert(primaryKey: nextKey, values: row))
+                nextKey += 1
+                continue
+            }
+            let target: Target
+            if let known = seen[values] {
+                target = known
+            } else if let key = stored[values] {
+                target = .stored(key)
+            } else {
+                target = .inserted(inserts.count)
+                inserts.append(Changeset.Insert(primaryKey: nextKey, values: row))
+                nextKey += 1
                 seen[values] = target
-                switch target {
-                case .stored(let key):
-                    if updates[key] == nil { updateOrder.append(key) }
-                    for property in given[position] { updates[key, default: [:]][property] = row[property] }
-                case .inserted(let at):
-                    for property in given[position] { inserts[at].values[property] = row[property] }
-                }
+                continue
+            }
+            seen[values] = target
+            switch target {
+            case .stored(let key):
+                if updates[key] == nil { updateOrder.append(key) }
+                for property in given[position] { updates[key, default: [:]][property] = row[property] }
+            case .inserted(let at):
+                for property in given[position] { inserts[at].values[property] = row[property] }
             }
         }
         var changes = Changeset()
@@ -57,7 +70,10 @@ extension PersistentStore {
         var next = head
         try Self.apply(changes, to: &next, lsn: lsn, nextKeys: &nextKeys)
         let version = StoreVersion(lsn: lsn, tables: next.tables)
-        try refuseUniquenessConflicts(changes, in: version)
+        // The rows were matched on the first constraint: an update keeps its row's values
+        // of it (equal ones), an insert has values no stored row and no earlier row of the
+        // request has, so only the entity's other constraints can have been broken.
+        try refuseUniquenessConflicts(changes, in: version, exempting: byEquality ? (entity: layout.index, constraint: 0) : nil)
         result = (inserts.map(\.primaryKey), updateOrder)
         return BuiltTransaction(next: version, payload: ChangesetCodec.encode(changes),
                                 inserted: objectIDSet([(layout.index, KeyRanges(sortedKeys: inserts.map(\.primaryKey)))]),
@@ -65,10 +81,53 @@ extension PersistentStore {
                                 history: HistoryEntry.groups(changes, layouts: layouts))
     }
 
+    /// The keys of the stored rows of `table` holding each of `wanted`'s values of
+    /// `constraint` (the lowest key where several do), by values.
+    ///
+    /// From the constraint's index when a reader has built it (or `scanning` is false): a
+    /// probe per value. Otherwise from one pass over the rows, and the index stays unbuilt:
+    /// building it sorts every row, which costs several times the pass (and the next version
+    /// would then bring it up to date with the upsert's changes too); a later fetch through
+    /// it builds it, as after an open. Both find the rows whose values are `==` to the
+    /// wanted ones, which for strings, integers, booleans, UUIDs and data is the index's
+    /// equality; not for doubles and dates (NaN), whose callers pass `scanning: false`.
+    /// - Complexity: O(wanted × log n) with a built index, O(n) without.
+    static func storedKeys(holding wanted: Set<[AttributeValue]>, of constraint: (properties: [Int], index: Int),
+                           in table: borrowing EntityTable, scanning: Bool) -> [[AttributeValue]: Int64] {
+        guard !wanted.isEmpty else { return [:] }
+        var found: [[AttributeValue]: Int64] = [:]
+        let lazy = table.indexes[constraint.index]
+        if lazy.isBuilt || !scanning {
+            let index = lazy.index(for: table)
+            for values in wanted {
+                if let key = index.primaryKeys(equalTo: values).first { found[values] = key }
+            }
+            return found
+        }
+        let access = constraint.properties.map { table.layout.columnAccess[$0] }
+        // The first values alone rule out most rows without making an array for them.
+        let firsts = Set(wanted.map { $0[0] })
+        let hashes = ASCIIKeyFilter(firsts, type: access[0].type)
+        for chunk in table.chunks {
+            let keys = chunk.primaryKeys
+            let ruledOut = hashes?.ruledOut(chunk.columns[access[0].column])
+            for row in keys.indices {
+                if let ruledOut, ruledOut[row] { continue }
+                let first = chunk.value(at: row, access[0])
+                guard firsts.contains(first) else { continue }
+                let values = access.count == 1 ? [first] : [first] + access.dropFirst().map { chunk.value(at: row, $0) }
+                if found[values] == nil, wanted.contains(values) { found[values] = keys[row] }
+            }
+        }
+        return found
+    }
+
     /// Throws `.constraintConflict` when `changes`, applied in `version`, left two rows
-    /// sharing a constrained value.
-    func refuseUniquenessConflicts(_ changes: Changeset, in version: StoreVersion) throws {
-        let broken = uniquenessConflicts(changes, in: version)
+    /// sharing a constrained value; `exempting` names a constraint of an entity that the
+    /// caller guarantees (an upsert's matching constraint).
+    func refuseUniquenessConflicts(_ changes: Changeset, in version: StoreVersion,
+                                   exempting: (entity: Int, constraint: Int)? = nil) throws {
+        let broken = uniquenessConflicts(changes, in: version, exempting: exempting)
         guard !broken.isEmpty else { return }
         throw UniquenessConflicts(conflicts: broken, totalCount: broken.count)
             .error("The batch insert would break a uniqueness constraint (IDs of new rows are the ones they would have had)",
@@ -95,4 +154,54 @@ extension PersistentStore {
 private enum Target {
     case stored(Int64)
     case inserted(Int)
+}
+
+/// Rules out rows of a string column from their bytes, without making a `String` of them,
+/// when every wanted value is ASCII: an ASCII row equals an ASCII value exactly when their
+/// bytes are equal, so one whose bytes hash to none of the values' hashes matches none of
+/// them. A row with a non-ASCII byte is never ruled out (it may still equal an ASCII value
+/// under canonical equivalence: the Kelvin sign is "K"), nor is a null one.
+private struct ASCIIKeyFilter {
+    private let hashes: Set<UInt64>
+
+    /// The filter for `values` of a column of `type`, or `nil` when it would not hold (not
+    /// strings, or a value that is not ASCII).
+    init?(_ values: Set<AttributeValue>, type: AttributeType?) {
+        guard type == .string else { return nil }
+        var hashes: Set<UInt64> = []
+        for value in values {
+            guard case .string(let string) = value, string.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+            hashes.insert(Self.hash(string.utf8))
+        }
+        self.hashes = hashes
+    }
+
+    /// FNV-1a over `bytes`.
+    @inline(__always)
+    private static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash
+    }
+
+    /// For each row of `column`, whether it certainly equals none of the values.
+    func ruledOut(_ column: ColumnChunk) -> [Bool] {
+        guard case .bytes(let b) = column.values else { return [Bool](repeating: false, count: column.count) }
+        var out = [Bool](repeating: false, count: b.count)
+        b.data.withUnsafeBufferPointer { data in
+            b.offsets.withUnsafeBufferPointer { offsets in
+                for row in 0..<out.count {
+                    let start = Int(offsets[row]), end = Int(offsets[row + 1])
+                    var ascii = true
+                    for i in start..<end where data[i] >= 0x80 { ascii = false; break }
+                    out[row] = ascii && !hashes.contains(Self.hash(UnsafeBufferPointer(rebasing: data[start..<end])))
+                }
+            }
+        }
+        // A null row holds no bytes; it is left to the values' own comparison.
+        if let validity = column.validity {
+            for row in out.indices where !validity[row] { out[row] = false }
+        }
+        return out
+    }
 }
