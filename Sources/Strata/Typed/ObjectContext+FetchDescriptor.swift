@@ -24,6 +24,8 @@ extension ObjectContext {
         guard models.count == results.count else {
             return results.map { uniqueModel(for: $0, as: Model.self, registrar: registrar) }
         }
+        // Results that kept their objects (to prefetch for them) let them go here without
+        // a registry lookup each: the models hold them.
         _ = results.takeAllObjects()
         return models
     }

@@ -157,14 +157,23 @@ public struct FetchedResults: RandomAccessCollection {
 
     /// For results made with `materialize: false`: makes every object, in order, calling
     /// `body` with each as it is made, and returns `true`; returns `false` (making nothing)
-    /// when the results have a batch size or some objects are made already. The typed layer makes each
-    /// object's model here, so that a model is allocated beside its object rather than all
-    /// models after all objects: a model and its object are then read together and freed
-    /// together.
+    /// when the results have a batch size or some objects are made already. The typed layer
+    /// makes each object's model here, so that a model is allocated beside its object rather
+    /// than all models after all objects: a model and its object are then read together and
+    /// freed together.
+    ///
+    /// When nothing is to be prefetched the results do not keep the objects (the caller's
+    /// models hold them): that saves a retain as each is made and a release of each, on an
+    /// object long out of the cache, when the results go. Such results must not be read
+    /// afterwards; the typed layer drops them at once.
     func materializeAll(_ body: (_ position: Int, _ object: ManagedObject) -> Void) -> Bool {
         let o = objects
         guard o.batchSize == 0, o.all.isEmpty else { return false }
         let count = ids.count
+        guard !o.prefetch.isEmpty else {
+            for position in 0..<count { body(position, o.object(at: position, id: ids[position])) }
+            return true
+        }
         o.all = Array(unsafeUninitializedCapacity: count) { buffer, made in
             guard let base = buffer.baseAddress else { return }
             for position in 0..<count {
