@@ -25,6 +25,7 @@ enum Registry {
         ObserveSave.p99,
         IndexedWorkloads.sortedFetch, IndexedWorkloads.ageIDs,
         UniqueWorkloads.emailLookup, UniqueWorkloads.upsert,
+        IndexedInsert.workload, ListItems.workload,
     ]
 
     /// The storage engine's micro-benchmarks, run after the workloads; group "storage".
