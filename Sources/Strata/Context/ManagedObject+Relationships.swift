@@ -102,9 +102,16 @@ extension ObjectContext {
     func relatedObjects(of object: ManagedObject, destination: Int, inverseProperty: Int,
                         destinationName: String) -> [ManagedObject] {
         let target = object.objectID.primaryKey
-        var keys = Set<Int64>()
+        // The stored rows' keys: ascending and distinct as the index (sorted by value, then
+        // key) and the chunks (sorted by key) give them, which is checked as they come.
+        var keys: [Int64] = []
+        var ascending = true
+        func add(_ key: Int64) {
+            if let last = keys.last, key <= last { ascending = false }
+            keys.append(key)
+        }
         if object.lifecycle != .inserted, let index = store.currentVersion.tables[destination].index(leadingWith: inverseProperty) {
-            index.forEach(in: PredicateRange(lower: .int(target), upper: .int(target))) { keys.insert($0) }
+            index.forEach(in: PredicateRange(lower: .int(target), upper: .int(target))) { add($0) }
         } else if object.lifecycle != .inserted {
             let table = store.currentVersion.tables[destination]
             let column = table.layout.properties[inverseProperty].column
@@ -113,18 +120,24 @@ extension ObjectContext {
                 let validity = chunk.columns[column].validity
                 let pks = chunk.primaryKeys
                 for row in values.indices where values[row] == target && (validity?[row] ?? true) {
-                    keys.insert(pks[row])
+                    add(pks[row])
                 }
             }
         }
+        // This context's pending changes: the objects that now point here, and those that
+        // no longer do (deleted, or pointed elsewhere).
+        var added: [Int64] = [], removed = Set<Int64>()
         for candidate in changed.values where candidate.layoutIndex == destination {
             let key = candidate.objectID.primaryKey
-            if candidate.lifecycle == .deleted { keys.remove(key); continue }
+            if candidate.lifecycle == .deleted { removed.insert(key); continue }
             let value = candidate.pending[inverseProperty] ?? candidate.committed?[inverseProperty]
-            if value == .int(target) { keys.insert(key) } else if candidate.pending[inverseProperty] != nil { keys.remove(key) }
+            if value == .int(target) { added.append(key); removed.remove(key) } else if candidate.pending[inverseProperty] != nil { removed.insert(key) }
         }
-        return keys.sorted().map {
-            self.object(with: ObjectID(storeID: store.storeID, entityName: destinationName, primaryKey: $0))
+        if !ascending || !added.isEmpty || !removed.isEmpty {
+            keys = Set(keys).union(added).subtracting(removed).sorted()
+        }
+        return keys.map {
+            self.object(layoutIndex: destination, id: ObjectID(storeID: store.storeID, entityName: destinationName, primaryKey: $0))
         }.filter { $0.lifecycle != .deleted && $0.lifecycle != .invalid }
     }
 }
