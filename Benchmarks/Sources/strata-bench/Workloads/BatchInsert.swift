@@ -24,19 +24,24 @@ enum BatchInsert {
             at: directory, schema: StrataFixtures.todoSchema, options: StrataFixtures.options)
         let items = run.dataset.todoItems
         let (inserted, seconds) = try Stopwatch.time {
-            var request = BatchInsertRequest(entityName: "TodoItem", count: items.count) { index, row in
-                let item = items[index]
-                row["name"] = .string(item.name)
-                row["createdAt"] = .date(item.createdAt)
-                row["done"] = .bool(item.done)
-            }
-            request.resultType = .count
-            return try store.execute(request).count
+            try store.execute(request(for: items)).count
         }
         precondition(inserted == run.scale, "batch insert reported \(inserted ?? -1) rows, expected \(run.scale)")
         let count = StrataFixtures.todoCount(store)
         precondition(count == run.scale, "expected \(run.scale) items, found \(count)")
         try store.close()
         return seconds
+    }
+
+    /// One batch insert of `items` as `TodoItem` rows, counting them (`resultType = .count`).
+    static func request(for items: [TodoItem]) -> BatchInsertRequest {
+        var request = BatchInsertRequest(entityName: "TodoItem", count: items.count) { index, row in
+            let item = items[index]
+            row["name"] = .string(item.name)
+            row["createdAt"] = .date(item.createdAt)
+            row["done"] = .bool(item.done)
+        }
+        request.resultType = .count
+        return request
     }
 }

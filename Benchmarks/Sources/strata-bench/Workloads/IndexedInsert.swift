@@ -41,14 +41,7 @@ enum IndexedInsert {
         let named = FetchRequest(entityName: "TodoItem",
                                  predicate: try ObjectPredicate(format: "name == %@", items[0].name))
         let ((firstID, namedIDs), seconds) = try Stopwatch.time {
-            var request = BatchInsertRequest(entityName: "TodoItem", count: items.count) { index, row in
-                let item = items[index]
-                row["name"] = .string(item.name)
-                row["createdAt"] = .date(item.createdAt)
-                row["done"] = .bool(item.done)
-            }
-            request.resultType = .count
-            _ = try store.execute(request)
+            _ = try store.execute(BatchInsert.request(for: items))
             let context = ObjectContext(store: store)
             return try context.performAndWait {
                 (try context.fetchObjectIDs(first).first?.primaryKey, try context.fetchObjectIDs(named).map(\.primaryKey))
@@ -86,17 +79,7 @@ enum IndexedInsert {
 
     /// One prepared `INSERT`, bound, stepped and reset per row, in one transaction.
     static func sqliteBest(_ run: RunContext) async throws -> Double {
-        try await sqlite(run) { db, items in
-            let insert = try RawStatement(ContextInsert.bestSQL, in: db)
-            for item in items {
-                insert.bind(1, item.id)
-                insert.bind(2, item.name)
-                insert.bind(3, item.createdAt.timeIntervalSince1970)
-                insert.bind(4, item.done ? 1 as Int64 : 0)
-                _ = try insert.step()
-                insert.reset()
-            }
-        }
+        try await sqlite(run, insert: ContextInsert.insertBest)
     }
 
     /// Times `insert` in one write transaction and then the two queries.
