@@ -42,12 +42,7 @@ extension ModelMacro: MemberMacro {
             "@exclusivity(unchecked) public var _$observation: Strata.ModelRegistrar? = nil",
             """
             private var _$observationRegistrar: Strata.ModelRegistrar {
-            if let registrar = _$observation {
-            return registrar
-            }
-            let registrar = Strata.ModelRegistrar()
-            _$observation = registrar
-            return registrar
+            Strata.ModelRegistrar.registrar(&_$observation, &_$backing)
             }
             """,
             """

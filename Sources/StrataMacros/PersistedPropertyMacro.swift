@@ -23,7 +23,7 @@ extension PersistedPropertyMacro: AccessorMacro {
             """,
             """
             get {
-            Strata.ModelRegistrar.access(&_$observation, self, keyPath: Self._$keyPath_\(raw: name))
+            Strata.ModelRegistrar.access(&_$observation, &_$backing, self, keyPath: Self._$keyPath_\(raw: name))
             return _$backing.value(Self._$layout, \(literal: index), Self._$kind_\(raw: name))
             }
             """,

@@ -51,12 +51,7 @@ import Testing
             @exclusivity(unchecked) public var _$observation: Strata.ModelRegistrar? = nil
 
             private var _$observationRegistrar: Strata.ModelRegistrar {
-                if let registrar = _$observation {
-                    return registrar
-                }
-                let registrar = Strata.ModelRegistrar()
-                _$observation = registrar
-                return registrar
+                Strata.ModelRegistrar.registrar(&_$observation, &_$backing)
             }
 
             public init(_$backing backing: Strata.ModelBacking) {

@@ -21,7 +21,7 @@ import Testing
                     _$name = Strata.ModelNoStorage()
                 }
                 get {
-                    Strata.ModelRegistrar.access(&_$observation, self, keyPath: Self._$keyPath_name)
+                    Strata.ModelRegistrar.access(&_$observation, &_$backing, self, keyPath: Self._$keyPath_name)
                     return _$backing.value(Self._$layout, 0, Self._$kind_name)
                 }
                 set {
@@ -41,7 +41,7 @@ import Testing
                     _$list = Strata.ModelNoStorage()
                 }
                 get {
-                    Strata.ModelRegistrar.access(&_$observation, self, keyPath: Self._$keyPath_list)
+                    Strata.ModelRegistrar.access(&_$observation, &_$backing, self, keyPath: Self._$keyPath_list)
                     return _$backing.value(Self._$layout, 1, Self._$kind_list)
                 }
                 set {
@@ -61,7 +61,7 @@ import Testing
                     _$tags = Strata.ModelNoStorage()
                 }
                 get {
-                    Strata.ModelRegistrar.access(&_$observation, self, keyPath: Self._$keyPath_tags)
+                    Strata.ModelRegistrar.access(&_$observation, &_$backing, self, keyPath: Self._$keyPath_tags)
                     return _$backing.value(Self._$layout, 2, Self._$kind_tags)
                 }
                 set {
@@ -81,12 +81,7 @@ import Testing
             @exclusivity(unchecked) public var _$observation: Strata.ModelRegistrar? = nil
 
             private var _$observationRegistrar: Strata.ModelRegistrar {
-                if let registrar = _$observation {
-                    return registrar
-                }
-                let registrar = Strata.ModelRegistrar()
-                _$observation = registrar
-                return registrar
+                Strata.ModelRegistrar.registrar(&_$observation, &_$backing)
             }
 
             public init(_$backing backing: Strata.ModelBacking) {
@@ -191,7 +186,7 @@ import Testing
         #expect(source.contains("if keyPath == Self._$keyPath_\(name) {"), "\(source)")
         let valueType = kind.dropFirst("Strata.modelValueKind((".count).dropLast(").self)".count)
         #expect(source.contains("private static let _$keyPath_\(name): any KeyPath<M, \(valueType)> & Sendable = \\M.\(name)"), "\(source)")
-        #expect(source.contains("Strata.ModelRegistrar.access(&_$observation, self, keyPath: Self._$keyPath_\(name))"), "\(source)")
+        #expect(source.contains("Strata.ModelRegistrar.access(&_$observation, &_$backing, self, keyPath: Self._$keyPath_\(name))"), "\(source)")
     }
 
     @Test func leavesTransientComputedStaticAndObservedPropertiesAlone() {

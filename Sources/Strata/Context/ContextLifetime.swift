@@ -11,8 +11,13 @@ import Synchronization
 /// queue; the context ends it from its deinitializer, which runs when its last reference
 /// goes. Using an object on one thread while another releases its context's last
 /// reference breaks the queue confinement that contexts require, as it does in Core Data.
-final class ContextLifetime: Sendable {
+@usableFromInline final class ContextLifetime: Sendable {
     private let alive = Atomic<Bool>(true)
+    /// The registrar the context's models share under ``ModelObservation/sharedByContext``.
+    /// Kept here rather than in the context so that it lives as long as any object of the
+    /// context does: a model that shares it holds its object, which holds this, so the
+    /// model can use it without a reference count of its own (see ``ModelBacking``).
+    @usableFromInline let sharedModelRegistrar = ModelRegistrar()
 
     /// Whether the context has not been deinitialized yet.
     var isAlive: Bool { alive.load(ordering: .acquiring) }

@@ -39,7 +39,9 @@ public final class ManagedObject: CustomStringConvertible {
     /// Its context, without a reference count: only used while `lifetime` says the context
     /// is alive (see ``ContextLifetime``).
     private unowned(unsafe) let unretainedContext: ObjectContext
-    private let lifetime: ContextLifetime
+    /// Shared with its context and every other object of it: whether the context lives, and
+    /// the registrar the context's models share.
+    @usableFromInline let lifetime: ContextLifetime
     /// Its context, or `nil` once the context is gone.
     var contextReference: ObjectContext? { lifetime.isAlive ? unretainedContext : nil }
     /// Its context without a reference count, or `nil` once the context is gone: for a
@@ -62,6 +64,10 @@ public final class ManagedObject: CustomStringConvertible {
     @exclusivity(unchecked) var lifecycle: Lifecycle
     /// Whether it was inserted in this context before being deleted in it.
     var wasInserted = false
+    /// Whether its model (``typedModel``) registers observers with the context's shared
+    /// registrar (``ModelObservation/sharedByContext``) rather than one of its own; set when
+    /// the model is made or inserted.
+    @exclusivity(unchecked) @usableFromInline var sharesContextRegistrar = false
     /// The `@Model` instance that is this object's typed face, if one was made. Not counted:
     /// the model holds the object (the registry counts an object held only by itself as
     /// gone, which a strong cycle would defeat), and the model's generated `deinit` clears

@@ -91,8 +91,6 @@ public final class ObjectContext: @unchecked Sendable {
     var lastModelLayout: (type: ObjectIdentifier, index: Int)?
     /// How observers of this context's models register (see ``ModelObservation``).
     public var modelObservation: ModelObservation
-    /// The registrar the models of this context share under ``ModelObservation/sharedByContext``.
-    let sharedModelRegistrar = ModelRegistrar()
     var storeObservation: ObservationToken?
 
     /// Creates a context on `store`.

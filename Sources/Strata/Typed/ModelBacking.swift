@@ -137,6 +137,13 @@ extension ModelBacking {
         detachedValues().set(value, at: stored, storedCount: layout.storedNames.count)
     }
 
+    /// The context's registrar when this model shares it (``ModelObservation/sharedByContext``),
+    /// without a reference count: the model holds ``object``, which holds the registrar.
+    @inlinable var sharedRegistrar: Unmanaged<ModelRegistrar>? {
+        guard let object, object.sharesContextRegistrar else { return nil }
+        return Unmanaged.passUnretained(object.lifetime.sharedModelRegistrar)
+    }
+
     /// The values kept before insertion, made on first use.
     mutating func detachedValues() -> DetachedValues {
         if let detached { return detached }
@@ -161,12 +168,34 @@ public final class ModelRegistrar: Sendable {
     /// call. The slot is passed `inout` so that the registrar is used where it is stored: a
     /// read of the model's property would copy it out (a retain and a release, two atomic
     /// operations, on every property read).
-    @inlinable public static func access<Model: Observable, Member>(
-        _ slot: inout ModelRegistrar?, _ model: Model, keyPath: KeyPath<Model, Member>
+    ///
+    /// A model that shares its context's registrar has none in its slot: it reaches the
+    /// registrar through its object (`backing`), so that making and freeing the model costs
+    /// no reference count on a registrar every model of the context shares.
+    @inlinable @inline(__always) public static func access<Model: Observable, Member>(
+        _ slot: inout ModelRegistrar?, _ backing: inout ModelBacking, _ model: Model, keyPath: KeyPath<Model, Member>
     ) {
-        if slot == nil { slot = ModelRegistrar() }
+        if slot == nil {
+            if let shared = backing.sharedRegistrar {
+                // The model holds its object, which holds the registrar, for the whole call.
+                shared._withUnsafeGuaranteedRef { $0.access(model, keyPath: keyPath) }
+                return
+            }
+            slot = ModelRegistrar()
+        }
         // The model's slot holds the registrar for the whole call: no retain is needed.
         Unmanaged.passUnretained(slot.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.access(model, keyPath: keyPath) }
+    }
+
+    /// The registrar of a model whose slot (`_$observation`) is `slot` and whose storage is
+    /// `backing`: its own, the context's it shares, or a new one of its own made now (what
+    /// `@Model`'s setters notify through).
+    public static func registrar(_ slot: inout ModelRegistrar?, _ backing: inout ModelBacking) -> ModelRegistrar {
+        if let slot { return slot }
+        if let shared = backing.sharedRegistrar { return shared.takeUnretainedValue() }
+        let made = ModelRegistrar()
+        slot = made
+        return made
     }
 
     /// `registrar.access(_:keyPath:)`, not inlined: inside a method of the registrar's

@@ -31,7 +31,7 @@ extension ObjectContext {
         let layoutIndex = try modelLayoutIndex(Model.self)
         let request = try descriptor.fetchRequest()
         let ids = try await fetchObjectIDs(request, progress: progress)
-        let registrar = modelRegistrar
-        return ids.map { uniqueModel(for: object(layoutIndex: layoutIndex, id: $0), as: Model.self, registrar: registrar) }
+        let sharesRegistrar = modelsShareRegistrar
+        return ids.map { uniqueModel(for: object(layoutIndex: layoutIndex, id: $0), as: Model.self, sharesRegistrar: sharesRegistrar) }
     }
 }

@@ -11,18 +11,18 @@ extension ObjectContext {
     public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws(StrataError) -> [Model] {
         _ = try modelLayoutIndex(Model.self)
         let results = try fetch(descriptor.fetchRequest(), materialize: false)
-        let registrar = modelRegistrar
+        let sharesRegistrar = modelsShareRegistrar
         let models = [Model](unsafeUninitializedCapacity: results.count) { buffer, made in
             guard let base = buffer.baseAddress else { return }
             // Without a batch size each object's model is made as the object is, beside it
             // in memory; with one, nothing is made here and the models are made below.
             _ = results.materializeAll { position, object in
-                (base + position).initialize(to: uniqueModel(for: object, as: Model.self, registrar: registrar))
+                (base + position).initialize(to: uniqueModel(for: object, as: Model.self, sharesRegistrar: sharesRegistrar))
                 made = position + 1
             }
         }
         guard models.count == results.count else {
-            return results.map { uniqueModel(for: $0, as: Model.self, registrar: registrar) }
+            return results.map { uniqueModel(for: $0, as: Model.self, sharesRegistrar: sharesRegistrar) }
         }
         // Results that kept their objects (to prefetch for them) let them go here without
         // a registry lookup each: the models hold them.

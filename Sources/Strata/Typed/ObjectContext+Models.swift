@@ -61,25 +61,25 @@ extension ObjectContext {
     /// The typed face of `object`: the model already made for it, or a new one (so each
     /// object has at most one model at a time, as each ID has one object).
     func uniqueModel<Model: PersistentModel>(for object: ManagedObject, as type: Model.Type) -> Model {
-        uniqueModel(for: object, as: Model.self, registrar: modelRegistrar)
+        uniqueModel(for: object, as: Model.self, sharesRegistrar: modelsShareRegistrar)
     }
 
-    /// ``uniqueModel(for:as:)`` with the registrar a new model gets (``modelRegistrar``),
-    /// read once by a caller that makes many models: reading ``modelObservation`` costs an
-    /// exclusivity check per model otherwise.
-    func uniqueModel<Model: PersistentModel>(for object: ManagedObject, as type: Model.Type, registrar: ModelRegistrar?) -> Model {
+    /// ``uniqueModel(for:as:)`` with whether a new model shares the context's registrar
+    /// (``modelsShareRegistrar``), read once by a caller that makes many models: reading
+    /// ``modelObservation`` costs an exclusivity check per model otherwise.
+    func uniqueModel<Model: PersistentModel>(for object: ManagedObject, as type: Model.Type, sharesRegistrar: Bool) -> Model {
         if let model = object.typedModel as? Model { return model }
         let model = Model(_$backing: ModelBacking(object: object))
-        if let registrar { model._$observation = registrar }
+        // A sharing model leaves its `_$observation` empty and reaches the registrar through
+        // its object (see `ModelRegistrar.access`).
+        object.sharesContextRegistrar = sharesRegistrar
         object.typedModel = model
         return model
     }
 
-    /// The registrar this context's new models share, or `nil` when each model makes its own
+    /// Whether this context's new models share its registrar rather than make their own
     /// (see ``ModelObservation``).
-    var modelRegistrar: ModelRegistrar? {
-        modelObservation == .sharedByContext ? sharedModelRegistrar : nil
-    }
+    var modelsShareRegistrar: Bool { modelObservation == .sharedByContext }
 
     /// ``model(for:as:)`` for a class known only at run time (a relationship's destination).
     func anyModel(for object: ManagedObject, as type: any PersistentModel.Type) -> AnyObject {
@@ -107,9 +107,8 @@ extension ObjectContext {
         let detached = model._$backing.detached
         model._$backing.object = object
         model._$backing.detached = nil
-        if model._$observation == nil, modelObservation == .sharedByContext {
-            model._$observation = sharedModelRegistrar
-        }
+        // A model observed before insertion keeps the registrar it made.
+        object.sharesContextRegistrar = model._$observation == nil && modelsShareRegistrar
         object.typedModel = model
         // The attributes set by the initializer become the new object's row as they are.
         guard let detached else { return object }
