@@ -12,32 +12,67 @@ enum CSV {
         }.joined(separator: ",")
     }
 
-    /// A record read from a CSV file: its fields and the line it starts on (1-based).
-    struct Record {
-        var fields: [String?]
-        var line: Int
-    }
-
     /// Why a CSV file cannot be read, at a 1-based line.
     struct SyntaxError: Error {
         var line: Int
         var reason: String
     }
 
-    /// Parses `text` into records, skipping blank lines.
+    /// Reads `bytes` one record at a time, skipping blank lines, and calls `body` with each
+    /// record, the 1-based line it starts on, and how many bytes have been read. Nothing is
+    /// kept between records: a ``Record`` is valid only during the call.
     ///
     /// Works on the UTF-8 bytes: every character CSV gives a meaning to (comma, quote, CR,
-    /// LF) is ASCII, so it never appears inside another character's encoding, and a field is
-    /// made from its bytes in one step.
+    /// LF) is ASCII, so it never appears inside another character's encoding; a field is a
+    /// range of the file's bytes (a quoted one with doubled quotes: of a scratch copy), made
+    /// into a value only by whoever reads it.
     ///
-    /// - Throws: ``SyntaxError`` for a quote that is never closed or text after a closing quote.
-    /// - Complexity: O(n) in the length of `text`.
-    static func records(_ text: String) throws(SyntaxError) -> [Record] {
-        var text = text
-        return try text.withUTF8 { bytes in
-            var parser = Parser(bytes: bytes)
-            return parser.records()
-        }.get()
+    /// - Throws: ``SyntaxError`` for a quote that is never closed or text after a closing
+    ///   quote, or what `body` throws.
+    /// - Complexity: O(n) in the length of `bytes`.
+    static func forEachRecord(
+        in bytes: UnsafeBufferPointer<UInt8>, _ body: (_ record: Record, _ line: Int, _ offset: Int) throws -> Void
+    ) throws {
+        var parser = Parser(bytes: bytes)
+        var fields: [Field] = []
+        while let line = try parser.nextRecord(into: &fields).get() {
+            try parser.unescaped.withUnsafeBufferPointer { scratch in
+                try body(Record(file: bytes, scratch: scratch, fields: fields), line, parser.index)
+            }
+        }
+    }
+
+    /// Where a field's bytes are: `start..<end` of the file, or of the record's scratch
+    /// bytes (a quoted field, its doubled quotes made one); `nil` (empty and unquoted) when
+    /// `start < 0`.
+    struct Field {
+        var start: Int
+        var end: Int
+        var inScratch: Bool
+
+        static let missing = Field(start: -1, end: -1, inScratch: false)
+    }
+
+    /// One record's fields, readable while ``forEachRecord(in:_:)`` calls its body.
+    struct Record {
+        let file: UnsafeBufferPointer<UInt8>
+        let scratch: UnsafeBufferPointer<UInt8>
+        let fields: [Field]
+
+        /// The number of fields.
+        var count: Int { fields.count }
+
+        /// Field `index`'s bytes, or `nil` when it is empty and unquoted.
+        func bytes(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
+            let field = fields[index]
+            guard field.start >= 0 else { return nil }
+            return UnsafeBufferPointer(rebasing: (field.inScratch ? scratch : file)[field.start..<field.end])
+        }
+
+        /// Field `index` as text (invalid UTF-8 repaired), or `nil` when it is empty and unquoted.
+        func string(_ index: Int) -> String? {
+            bytes(index).map { String(decoding: $0, as: UTF8.self) }
+        }
     }
 
     /// One pass over a file's bytes.
@@ -46,7 +81,7 @@ enum CSV {
         var index = 0
         /// The 1-based line `index` is on.
         var line = 1
-        /// A quoted field's bytes with each `""` made one quote.
+        /// The current record's quoted fields, each `""` made one quote.
         var unescaped: [UInt8] = []
 
         static let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\""),
@@ -56,16 +91,16 @@ enum CSV {
             self.bytes = bytes
         }
 
-        mutating func records() -> Result<[Record], SyntaxError> {
-            var records: [Record] = []
-            var width = 0
+        /// Reads the next record that is not a blank line into `fields`, returning the line it
+        /// starts on, or `nil` at the end.
+        mutating func nextRecord(into fields: inout [Field]) -> Result<Int?, SyntaxError> {
             while index < bytes.count {
                 let recordLine = line
-                var fields: [String?] = []
-                fields.reserveCapacity(width)
+                fields.removeAll(keepingCapacity: true)
+                unescaped.removeAll(keepingCapacity: true)
                 while true {
                     switch field(recordLine: recordLine) {
-                    case .success(let value): fields.append(value)
+                    case .success(let field): fields.append(field)
                     case .failure(let error): return .failure(error)
                     }
                     if index < bytes.count, bytes[index] == Self.comma {
@@ -75,15 +110,13 @@ enum CSV {
                     skipLineBreak()
                     break
                 }
-                width = fields.count
-                if !(fields.count == 1 && fields[0] == nil) { records.append(Record(fields: fields, line: recordLine)) }
+                if !(fields.count == 1 && fields[0].start < 0) { return .success(recordLine) }
             }
-            return .success(records)
+            return .success(nil)
         }
 
-        /// Reads one field, leaving `index` on the comma, line break or end after it: `nil`
-        /// when it is empty and unquoted.
-        private mutating func field(recordLine: Int) -> Result<String?, SyntaxError> {
+        /// Reads one field, leaving `index` on the comma, line break or end after it.
+        private mutating func field(recordLine: Int) -> Result<Field, SyntaxError> {
             guard index < bytes.count, bytes[index] == Self.quote else {
                 let start = index
                 while index < bytes.count {
@@ -91,11 +124,11 @@ enum CSV {
                     if byte == Self.comma || byte == Self.lineFeed || byte == Self.carriageReturn { break }
                     index += 1
                 }
-                guard index > start else { return .success(nil) }
-                return .success(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                guard index > start else { return .success(.missing) }
+                return .success(Field(start: start, end: index, inScratch: false))
             }
             index += 1
-            unescaped.removeAll(keepingCapacity: true)
+            let first = unescaped.count
             var start = index
             while index < bytes.count {
                 let byte = bytes[index]
@@ -103,7 +136,7 @@ enum CSV {
                     unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
                     index += 1
                     guard index < bytes.count, bytes[index] == Self.quote else {
-                        return closed()
+                        return closed(Field(start: first, end: unescaped.count, inScratch: true))
                     }
                     unescaped.append(Self.quote)
                     index += 1
@@ -120,15 +153,15 @@ enum CSV {
             return .failure(SyntaxError(line: recordLine, reason: "a quoted field is never closed"))
         }
 
-        /// The quoted field just closed, unless text follows its closing quote.
-        private func closed() -> Result<String?, SyntaxError> {
+        /// `field`, the quoted field just closed, unless text follows its closing quote.
+        private func closed(_ field: Field) -> Result<Field, SyntaxError> {
             if index < bytes.count {
                 let byte = bytes[index]
                 if byte != Self.comma && byte != Self.lineFeed && byte != Self.carriageReturn {
                     return .failure(SyntaxError(line: line, reason: "text after a closing quote"))
                 }
             }
-            return .success(String(decoding: unescaped, as: UTF8.self))
+            return .success(field)
         }
 
         /// Steps over one line break (LF, CRLF or CR) at `index`, if any.

@@ -35,10 +35,8 @@ struct ImportCommand: ParsableCommand {
             let store = try WritableStore.open(target.store, key: key)
             defer { try? store.close() }
             let properties = try store.storedProperties(of: target.entity)
-            // A byte-order mark (spreadsheets write one) is not part of the first key.
-            let text = String(String(decoding: data, as: UTF8.self).trimmingPrefix("\u{FEFF}"))
             let kind = format ?? (file.lowercased().hasSuffix(".csv") ? .csv : .jsonl)
-            let (rows, lines) = try kind.rows(text, file: file, properties: properties)
+            let (rows, lines) = try kind.rows(data, file: file, properties: properties)
             var request = rows.request(entityName: target.entity)
             request.resultType = .count
             let result: BatchResult
@@ -69,17 +67,19 @@ struct ImportCommand: ParsableCommand {
 enum ImportFormat: String, ExpressibleByArgument, CaseIterable {
     case jsonl, csv
 
-    /// The rows of `text` and the line each starts on.
+    /// The rows of a file's contents, `data`, and the line each starts on. A byte-order
+    /// mark at the start (spreadsheets write one) is not part of the first key or value.
     ///
     /// - Throws: ``InspectorFailure`` `.badImportLine` naming `file:line` and why.
-    func rows(_ text: String, file: String, properties: [StoredProperty]) throws -> (ImportedRows, [Int]) {
+    func rows(_ data: Data, file: String, properties: [StoredProperty]) throws -> (ImportedRows, [Int]) {
         func bad(_ line: Int, _ why: String) -> InspectorFailure {
             InspectorFailure(.badImportLine, "\(file):\(line): \(why). Nothing was imported.")
         }
-        var rows: [[String: AttributeValue]] = []
-        var lines: [Int] = []
         switch self {
         case .jsonl:
+            let text = String(String(decoding: data, as: UTF8.self).trimmingPrefix("\u{FEFF}"))
+            var rows: [[String: AttributeValue]] = []
+            var lines: [Int] = []
             // "\r\n" is one Character in Swift: split on it too, for files written on Windows.
             let all = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
             var progress = ProgressBar("Reading \(file)", total: all.count)
@@ -91,37 +91,66 @@ enum ImportFormat: String, ExpressibleByArgument, CaseIterable {
                 lines.append(index + 1)
             }
             progress.finish()
+            return (.rows(rows), lines)
         case .csv:
-            let records: [CSV.Record]
-            do { records = try CSV.records(text) } catch { throw bad(error.line, error.reason) }
-            guard let header = records.first else { return (.rows([]), []) }
-            var keys: [StoredProperty] = []
-            for field in header.fields {
-                do { keys.append(try RowText.property(named: field ?? "", in: properties)) }
-                catch { throw bad(header.line, NearestName.message(for: error)) }
+            let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+            let skipped = data.starts(with: byteOrderMark) ? byteOrderMark.count : 0
+            return try data.withUnsafeBytes { raw in
+                let bytes = UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[skipped...])
+                return try Self.csvColumns(bytes, file: file, properties: properties, bad: bad)
             }
-            // Column by column: one array per key, no dictionary per row.
-            var columns = [[AttributeValue?]](repeating: [], count: keys.count)
-            for index in columns.indices { columns[index].reserveCapacity(records.count - 1) }
-            lines.reserveCapacity(records.count - 1)
-            var progress = ProgressBar("Reading \(file)", total: records.count)
-            for record in records.dropFirst() {
-                progress.update(record.line)
-                guard record.fields.count == keys.count else {
-                    throw bad(record.line, "\(record.fields.count) fields where the header has \(keys.count)")
-                }
-                for (column, field) in record.fields.enumerated() {
-                    // Empty: missing, so the default applies.
-                    guard let field else { columns[column].append(nil); continue }
-                    do { columns[column].append(try RowText.value(parsing: field, for: keys[column])) }
-                    catch { throw bad(record.line, NearestName.message(for: error)) }
-                }
-                lines.append(record.line)
-            }
-            progress.finish()
-            return (.columns(keys: keys.map(\.name), values: columns), lines)
         }
-        return (.rows(rows), lines)
+    }
+
+    /// A CSV file's columns, read record by record: each field typed by its header key as
+    /// it is read, one array per key, nothing kept per record.
+    private static func csvColumns(
+        _ bytes: UnsafeBufferPointer<UInt8>, file: String, properties: [StoredProperty], bad: (Int, String) -> InspectorFailure
+    ) throws -> (ImportedRows, [Int]) {
+        var keys: [StoredProperty]?
+        /// Each key's type, read once (a `StoredProperty` is copied with its strings).
+        var types: [AttributeType?] = []
+        var columns: [[AttributeValue?]] = []
+        var lines: [Int] = []
+        var progress = ProgressBar("Reading \(file)", total: bytes.count)
+        do {
+            try CSV.forEachRecord(in: bytes) { record, line, offset in
+                progress.update(offset)
+                guard let keys else {
+                    var header: [StoredProperty] = []
+                    for index in 0..<record.count {
+                        do throws(StrataError) { header.append(try RowText.property(named: record.string(index) ?? "", in: properties)) }
+                        catch { throw bad(line, NearestName.message(for: error)) }
+                    }
+                    keys = header
+                    types = header.map(\.type)
+                    columns = [[AttributeValue?]](repeating: [], count: header.count)
+                    // At most one record a line: reserved once rather than grown by copies.
+                    let lineBreaks = bytes.reduce(into: 0) { count, byte in if byte == 0x0A { count += 1 } }
+                    for index in columns.indices { columns[index].reserveCapacity(lineBreaks + 1) }
+                    lines.reserveCapacity(lineBreaks + 1)
+                    return
+                }
+                guard record.count == keys.count else {
+                    throw bad(line, "\(record.count) fields where the header has \(keys.count)")
+                }
+                for column in 0..<record.count {
+                    // Empty: missing, so the default applies.
+                    guard let field = record.bytes(column) else { columns[column].append(nil); continue }
+                    if let value = RowText.value(parsingUTF8: field, type: types[column]) { columns[column].append(value); continue }
+                    do throws(StrataError) {
+                        columns[column].append(try RowText.value(parsing: String(decoding: field, as: UTF8.self), for: keys[column]))
+                    }
+                    catch { throw bad(line, NearestName.message(for: error)) }
+                }
+                lines.append(line)
+            }
+        } catch let error as CSV.SyntaxError {
+            throw bad(error.line, error.reason)
+        }
+        progress.finish()
+        guard let keys else { return (.rows([]), []) }
+        return (.columns(keys: keys.map(\.name), values: columns), lines)
     }
 }
 

@@ -45,6 +45,77 @@ public enum RowText {
         }
     }
 
+    /// ``value(parsing:for:)`` of UTF-8 text, for the common forms of a property of `type`
+    /// (`nil`: a to-one key), without making a `String` of a number: what a CSV import calls
+    /// for every field. `nil` when the text needs the whole parse — another form, or text
+    /// that does not parse: call ``value(parsing:for:)``, which decides and names the property
+    /// in its error.
+    ///
+    /// For example: `RowText.value(parsingUTF8: bytes, type: .int64)` is `.int(42)` for the
+    /// bytes of `42`.
+    public static func value(parsingUTF8 bytes: UnsafeBufferPointer<UInt8>, type: AttributeType?) -> AttributeValue? {
+        switch type {
+        case nil, .int16?, .int32?, .int64?:
+            guard let number = wholeNumber(bytes), type?.integerRange?.contains(number) ?? true else { return nil }
+            return .int(number)
+        case .double?:
+            return decimalNumber(bytes).map { .double($0) }
+        case .string?:
+            return .string(String(decoding: bytes, as: UTF8.self))
+        default:
+            return nil
+        }
+    }
+
+    /// `Int64(text)` for an optional sign and 1 to 18 ASCII digits (which cannot overflow);
+    /// `nil` for anything else, which the `String` path decides.
+    private static func wholeNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard let first = bytes.first else { return nil }
+        let negative = first == UInt8(ascii: "-")
+        let digits = negative || first == UInt8(ascii: "+") ? UnsafeBufferPointer(rebasing: bytes.dropFirst()) : bytes
+        guard (1...18).contains(digits.count) else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value &* 10 &+ Int64(digit)
+        }
+        return negative ? -value : value
+    }
+
+    /// `Double(text)` for plain decimal text — an optional sign, digits with at most one
+    /// point and at least one digit, an optional exponent, at most 40 bytes — through C's
+    /// `strtod` (correctly rounded, as Swift's parse is); `nil` for anything else (hex,
+    /// `inf`, `nan`, spaces, longer text), which the `String` path decides.
+    private static func decimalNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard (1...40).contains(bytes.count) else { return nil }
+        var index = 0
+        func skipDigits() -> Int {
+            let start = index
+            while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+            return index - start
+        }
+        if bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "+") { index = 1 }
+        var digits = skipDigits()
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            digits += skipDigits()
+        }
+        guard digits > 0 else { return nil }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+            guard skipDigits() > 0 else { return nil }
+        }
+        guard index == bytes.count else { return nil }
+        // NUL-terminated for strtod; the pattern above has no locale-dependent character.
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { text in
+            for (offset, byte) in bytes.enumerated() { text[offset] = CChar(bitPattern: byte) }
+            text[bytes.count] = 0
+            return strtod(text.baseAddress!, nil)
+        }
+    }
+
     /// The text of `value`: `nil` becomes `nilText`.
     public static func text(of value: AttributeValue, nilText: String = "nil") -> String {
         switch value.jsonValue {
