@@ -26,8 +26,9 @@ enum StringOrder {
     /// first difference are below U+0300 (those are starters that never compose with what
     /// comes before them, so NFC leaves the common prefix and the differing scalars as they
     /// are). That covers ASCII and Latin-1 text without allocating; other strings are
-    /// compared in NFC.
+    /// compared in NFC (``nfc(_:)``).
     /// - Complexity: O(length of the common prefix) on the byte path, O(n) otherwise.
+    @inline(__always)
     static func compare(_ a: String, _ b: String) -> ComparisonResult {
         // `nil` when the bytes cannot decide (or a string is not contiguous UTF-8).
         let decided = a.utf8.withContiguousStorageIfAvailable { x in
@@ -42,10 +43,19 @@ enum StringOrder {
         compare(a, b) == .orderedAscending
     }
 
+    /// The NFC form of `string`: canonical decomposition, then composition, as NFC is
+    /// defined. Foundation's `precomposedStringWithCanonicalMapping` alone leaves some
+    /// strings uncomposed (on Linux, Swift 6.3.1: the Hangul syllable U+AC00 followed by the
+    /// final jamo U+11A8 stays as it is instead of becoming U+AC01, though Swift's `==` says
+    /// they are equal); from the decomposed form it composes them.
+    static func nfc(_ string: String) -> String {
+        string.decomposedStringWithCanonicalMapping.precomposedStringWithCanonicalMapping
+    }
+
     /// The order of the NFC forms of `a` and `b`, by their UTF-8 bytes.
+    @inline(never)
     private static func compareNormalized(_ a: String, _ b: String) -> ComparisonResult {
-        let x = Array(a.precomposedStringWithCanonicalMapping.utf8)
-        let y = Array(b.precomposedStringWithCanonicalMapping.utf8)
+        let x = Array(nfc(a).utf8), y = Array(nfc(b).utf8)
         return x.withUnsafeBufferPointer { x in
             // The NFC forms' bytes always decide.
             y.withUnsafeBufferPointer { y in compareBytes(x, y, normalized: true) } ?? .orderedSame
@@ -54,15 +64,33 @@ enum StringOrder {
 
     /// The byte order of `x` and `y` (well-formed UTF-8), or `nil` when it may differ from
     /// the NFC order and `normalized` is `false`.
+    @inline(__always)
     private static func compareBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>,
                                      normalized: Bool) -> ComparisonResult? {
-        let common = min(x.count, y.count)
-        var i = 0
-        while i < common, x[i] == y[i] { i += 1 }
+        let i = commonPrefix(x, y), common = min(x.count, y.count)
         if i == common && x.count == y.count { return .orderedSame }
         guard normalized || (isSettled(x, at: i) && isSettled(y, at: i)) else { return nil }
         if i == common { return x.count < y.count ? .orderedAscending : .orderedDescending }
         return x[i] < y[i] ? .orderedAscending : .orderedDescending
+    }
+
+    /// The length of the common prefix of `x` and `y` in bytes, eight at a time.
+    @inline(__always)
+    private static func commonPrefix(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(x.count, y.count)
+        var i = 0
+        if common >= 8, let p = x.baseAddress, let q = y.baseAddress {
+            let (u, v) = (UnsafeRawPointer(p), UnsafeRawPointer(q))
+            while i + 8 <= common {
+                let a = UInt64(littleEndian: u.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                let b = UInt64(littleEndian: v.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                // In little-endian order the lowest differing bit is in the first differing byte.
+                if a != b { return i + (a ^ b).trailingZeroBitCount / 8 }
+                i += 8
+            }
+        }
+        while i < common, x[i] == y[i] { i += 1 }
+        return i
     }
 
     /// Whether NFC keeps the scalar at byte `i` of `bytes` (the first difference) and

@@ -14,10 +14,15 @@ import Testing
     static let count = testKnob("STRATA_STRING_ORDER_STRINGS", default: 300)
     static let cases = testKnob("STRATA_STRING_ORDER_CASES", default: 2)
 
+    /// NFC as defined: canonical decomposition, then composition (Foundation's
+    /// `precomposedStringWithCanonicalMapping` alone misses some compositions).
+    static func nfc(_ string: String) -> [UInt32] {
+        string.decomposedStringWithCanonicalMapping.precomposedStringWithCanonicalMapping.unicodeScalars.map(\.value)
+    }
+
     /// The definition: the NFC forms' scalar values, lexicographically.
     static func reference(_ a: String, _ b: String) -> ComparisonResult {
-        let x = a.precomposedStringWithCanonicalMapping.unicodeScalars.map(\.value)
-        let y = b.precomposedStringWithCanonicalMapping.unicodeScalars.map(\.value)
+        let x = nfc(a), y = nfc(b)
         if x == y { return .orderedSame }
         return x.lexicographicallyPrecedes(y) ? .orderedAscending : .orderedDescending
     }
@@ -104,6 +109,8 @@ import Testing
             ("\u{1E0A}\u{323}", "D\u{323}\u{307}", .orderedSame), ("\u{AC00}", "\u{1100}\u{1161}", .orderedSame),
             ("\u{1100}\u{1161}\u{11A8}", "\u{AC00}", .orderedDescending), ("\u{212B}", "\u{C5}", .orderedSame),
             ("a\u{301}\u{323}", "a\u{323}\u{301}", .orderedSame), ("\u{FF}", "\u{100}", .orderedAscending),
+            ("\u{AC00}\u{11A8}", "\u{AC01}", .orderedSame), ("\u{AC00}\u{11A8}", "\u{AC00}", .orderedDescending),
+            ("x\u{AC00}\u{11A8}y", "x\u{AC01}z", .orderedAscending),
         ]
         for (a, b, expected) in cases {
             #expect(StringOrder.compare(a, b) == expected, "\(TroubleStrings.scalars(a)) vs \(TroubleStrings.scalars(b))")
