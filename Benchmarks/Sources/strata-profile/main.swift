@@ -10,7 +10,8 @@
 // Cases: insert N, saves N (one-object saves), open N, snapshot-load N, append N (× 1 MiB),
 // and the request workloads: batch-insert N, batch-update N, batch-delete N (even keys),
 // predicate-count N / predicate-ids N (`age BETWEEN {100, 200}` over N people), sorted-fetch N
-// (all N items by createdAt as faults, reading `name`), and the typed API's typed-insert N and
+// (all N items by createdAt as faults, reading `name`), name-sorted-fetch N (the same by `name`,
+// whose sort compares strings), and the typed API's typed-insert N and
 // typed-sorted-fetch N (the same work through `@Model` objects); indexed-open N (the to-do
 // store with indexes on createdAt and name), indexed-age-ids N (the first fetch after open,
 // which builds the index, then a second) and indexed-sorted-fetch N; unique-email-lookup N (1,000
@@ -33,7 +34,7 @@ import StrataStorage
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
     FileHandle.standardError.write(Data(("usage: strata-profile insert|saves|snapshot-load|append|open|batch-insert|"
-        + "batch-update|batch-delete|predicate-count|predicate-ids|sorted-fetch|typed-insert|typed-sorted-fetch|"
+        + "batch-update|batch-delete|predicate-count|predicate-ids|sorted-fetch|name-sorted-fetch|typed-insert|typed-sorted-fetch|"
         + "indexed-open|indexed-age-ids|indexed-sorted-fetch|unique-email-lookup|upsert|observe|history COUNT\n").utf8))
     exit(2)
 }
@@ -228,6 +229,19 @@ func reopenedPersonStore(_ directory: String) throws -> PersistentStore {
     }
 }
 
+/// All to-do items sorted by `name` (ASCII phrases with long shared prefixes and many ties,
+/// so string comparisons dominate the sort), as faults; returns the names' bytes plus the
+/// count, so that nothing is optimized away.
+@inline(never) func profiledNameSortedFetch(_ store: PersistentStore) throws -> Int {
+    let context = ObjectContext(store: store)
+    return try context.performAndWait {
+        let items = try context.fetch(FetchRequest(entityName: "TodoItem", sortKeys: [SortKey("name")]))
+        var characters = 0
+        for item in items { characters &+= try item.string("name")?.utf8.count ?? 0 }
+        return characters &+ items.count
+    }
+}
+
 /// The to-do schema with strata-bench's two indexes (`indexed-open-vs-open`), and the
 /// people schema with `age` indexed (`indexed-age-ids`).
 let indexedSchema: Schema = {
@@ -375,6 +389,11 @@ case "predicate-count", "predicate-ids":
 case "sorted-fetch":
     let store = try reopenedTodoStore(directory)
     let characters = try timed { try profiledSortedFetch(store) }
+    precondition(characters > 0)
+    try store.close()
+case "name-sorted-fetch":
+    let store = try reopenedTodoStore(directory)
+    let characters = try timed { try profiledNameSortedFetch(store) }
     precondition(characters > 0)
     try store.close()
 case "indexed-open":

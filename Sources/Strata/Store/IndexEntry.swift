@@ -12,7 +12,7 @@ struct IndexEntry: Sendable {
     var primaryKey: Int64
 
     /// The order of the values alone, as a sorted fetch orders them: nil first, numbers
-    /// numerically, strings by Swift's `String` order, dates by time, `false` before `true`,
+    /// numerically, strings in ``StringOrder``, dates by time, `false` before `true`,
     /// UUIDs by their text, binary data lexicographically.
     static func compareValues(_ a: IndexEntry, _ b: IndexEntry) -> ComparisonResult {
         let first = compare(a.first, b.first)

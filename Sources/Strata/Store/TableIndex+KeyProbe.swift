@@ -3,7 +3,7 @@
 /// compared through the general value order per step.
 ///
 /// Its order against an index value is the index order (``IndexEntry/compare(_:_:)``): nil
-/// before every value, strings by Swift's `String` order (under which `==` is the
+/// before every value, strings in ``StringOrder`` (under which equal is `String`'s `==`, the
 /// predicate's `==` without `[c]`/`[d]`), integers numerically.
 enum ProbeKey: Sendable, Hashable {
     /// A string attribute's value.
@@ -24,7 +24,7 @@ enum ProbeKey: Sendable, Hashable {
     func isAbove(_ value: AttributeValue) -> Bool {
         switch (self, value) {
         case (_, .null): return true
-        case (.string(let key), .string(let other)): return other < key
+        case (.string(let key), .string(let other)): return StringOrder.compare(other, key) == .orderedAscending
         case (.integer(let key), .int(let other)): return other < key
         default: return IndexEntry.compare(value, self.value) == .orderedAscending
         }

@@ -4,7 +4,8 @@ import Foundation
 enum SortTranslator {
     /// The sort key of `descriptor`.
     ///
-    /// `String` key paths: `.lexical` sorts by code points, as the untyped API does;
+    /// `String` key paths: `.lexical` sorts by Unicode scalars after canonical composition
+    /// (NFC), as the untyped API does;
     /// `.localizedStandard` (the default of `SortDescriptor(\.name)`) and `.localized` sort
     /// case-insensitively — without the locale's collation or numeric-aware ordering, which
     /// the engine does not have.

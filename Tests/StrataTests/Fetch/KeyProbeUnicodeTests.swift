@@ -4,8 +4,8 @@ import Testing
 @testable import Strata
 
 /// The key probe's answers are the general path's for non-ASCII, mixed-case, precomposed
-/// and decomposed string keys: its searches order strings as the index does (`String`'s
-/// order), and `==` is canonical equivalence.
+/// and decomposed string keys: its searches order strings as the index does (``StringOrder``),
+/// and `==` is canonical equivalence.
 @Suite struct KeyProbeUnicodeTests {
     /// Strings whose byte order and `String` order differ, or nearly do: "é" precomposed
     /// and decomposed, a combining mark after an ASCII letter that has no precomposed form,
@@ -17,8 +17,8 @@ import Testing
 
     /// Greek alpha with and without a combining tonos, on which Swift's own `String` order
     /// is not transitive (Swift 6.3.1: "α\u{301}241ex" < "α" is false though it is "ά241ex",
-    /// and "ά" < "α"), so a sorted index of them is not in one order and binary searches
-    /// through it (the probe's, the planner's) can miss rows a scan finds.
+    /// and "ά" < "α"): an index sorted by `String`'s `<` was not in one order, and binary
+    /// searches through it (the probe's, the planner's) missed rows a scan found.
     static let greek = ["\u{3B1}\u{301}", "\u{3AC}", "\u{3B1}", "a", "e\u{301}x", "\u{E9}", "ex"]
 
     static let schema = try! Schema {
@@ -47,10 +47,8 @@ import Testing
         try Self.compare(names: Self.names, keys: Self.names + ["\u{E9}\u{301}", "b", "e\u{301}7\u{E9}", "\u{E9}7e\u{301}", "Z3a", "a499\u{212B}"])
     }
 
-    @Test func greekTonosIsAKnownIssueOfStringOrder() throws {
-        withKnownIssue("Swift's String < is not transitive on these; the index order inherits it (the probe and the planner search it alike)") {
-            try Self.compare(names: Self.greek, keys: Self.greek)
-        }
+    @Test func probesAnswerAsTheGeneralPathOnGreekTonos() throws {
+        try Self.compare(names: Self.greek, keys: Self.greek)
     }
 
     /// Fills an indexed and an unindexed store with `names` and checks every key's probe

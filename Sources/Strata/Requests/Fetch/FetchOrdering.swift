@@ -53,13 +53,17 @@ extension FetchPlan {
             keys.reserveCapacity(items.count)
             for start in Swift.stride(from: 0, to: items.count, by: stride) {
                 for item in items[start..<min(start + stride, items.count)] {
-                    keys.append(sort.map { value(of: item, property: $0.property, version: version) })
+                    // A case-insensitive key is folded once here rather than in every comparison.
+                    keys.append(sort.map { key in
+                        let value = value(of: item, property: key.property, version: version)
+                        return key.caseInsensitive ? Fold.fold(value, .caseInsensitive) : value
+                    })
                 }
                 if !step(min(stride, items.count - start)) { return nil }
             }
             indexes = IndexMergeSort.sorted(count: items.count, by: { a, b in
                 for (s, key) in sort.enumerated() {
-                    let result = compare(keys[a][s], keys[b][s], caseInsensitive: key.caseInsensitive)
+                    let result = compare(keys[a][s], keys[b][s], caseInsensitive: false)
                     if result != .orderedSame { return key.ascending ? result == .orderedAscending : result == .orderedDescending }
                 }
                 return items[a].primaryKey < items[b].primaryKey
@@ -153,7 +157,7 @@ extension FetchPlan {
         }
         switch (a, b) {
         case (.string(let x), .string(let y)) where caseInsensitive:
-            return x.compare(y, options: [.caseInsensitive])
+            return StringOrder.compare(Fold.fold(x, .caseInsensitive), Fold.fold(y, .caseInsensitive))
         case (.bool(let x), .bool(let y)):
             return x == y ? .orderedSame : (!x ? .orderedAscending : .orderedDescending)
         case (.uuid(let x), .uuid(let y)):

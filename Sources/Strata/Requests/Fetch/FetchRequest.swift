@@ -68,7 +68,10 @@ public struct SortKey: Sendable, Hashable {
     public var key: String
     /// Ascending (default) or descending.
     public var ascending: Bool
-    /// Compare strings ignoring case (`localizedCaseInsensitiveCompare`'s role).
+    /// Compare strings ignoring case (`caseInsensitiveCompare`'s role): both folded for case
+    /// as a `[c]` predicate folds them, then in the same order as without it (Unicode
+    /// scalars after canonical composition, not locale-aware), so strings that are equal
+    /// under `==[c]` are ties.
     public var caseInsensitive: Bool
 
     /// Creates a sort key.

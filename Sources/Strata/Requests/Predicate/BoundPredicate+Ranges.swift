@@ -4,8 +4,8 @@ import Foundation
 /// condition a store uses to skip chunks whose min/max cannot match.
 ///
 /// A missing bound is unbounded. Numbers compare numerically (integers and doubles mixed),
-/// strings by Swift's `String` order, dates by time. Rows whose attribute is nil never
-/// match a range (a comparison with nil is false).
+/// strings by their Unicode scalars after canonical composition (NFC), dates by time. Rows
+/// whose attribute is nil never match a range (a comparison with nil is false).
 ///
 /// For example:
 /// ```swift

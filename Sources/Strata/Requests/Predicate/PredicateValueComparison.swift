@@ -28,7 +28,8 @@ enum Fold {
 /// Comparisons between attribute values with Core Data's semantics.
 enum ValueComparison {
     /// The order of two non-nil values of the same kind (integers and doubles compare
-    /// numerically and exactly), or `nil` when they have no order between them.
+    /// numerically and exactly, strings in ``StringOrder``), or `nil` when they have no
+    /// order between them.
     static func order(_ a: AttributeValue, _ b: AttributeValue) -> ComparisonResult? {
         switch (a, b) {
         case (.int(let x), .int(let y)): return x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
@@ -37,7 +38,7 @@ enum ValueComparison {
             return x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
         case (.int(let x), .double(let y)): return order(x, y)
         case (.double(let x), .int(let y)): return order(y, x).map(flip)
-        case (.string(let x), .string(let y)): return x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
+        case (.string(let x), .string(let y)): return StringOrder.compare(x, y)
         case (.date(let x), .date(let y)): return x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
         default: return nil
         }
