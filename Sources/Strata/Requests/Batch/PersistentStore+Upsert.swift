@@ -7,7 +7,7 @@ extension PersistentStore {
     /// match a stored row (or an earlier row of the request) updates it with its given
     /// properties; any other row is inserted. `result` receives the inserted keys and the
     /// keys of stored rows updated.
-    func buildUpsert(_ rows: [[AttributeValue]], given: [[Int]], layout: EntityLayout, head: StoreVersion, lsn: UInt64,
+    func buildUpsert(_ rows: [Changeset.RowValues], given: GivenProperties, layout: EntityLayout, head: StoreVersion, lsn: UInt64,
                      nextKeys: inout [Int64], result: inout (inserted: [Int64], updated: [Int64])) throws -> BuiltTransaction? {
         guard !rows.isEmpty else { return nil }
         let constraint = layout.uniquenessConstraints[0]
@@ -16,14 +16,11 @@ extension PersistentStore {
         var updates: [Int64: [Int: AttributeValue]] = [:]
         var updateOrder: [Int64] = []
         // Rows of this request by constrained values: where their insert is, or the stored key.
-        var seen: [[AttributeValue]: Target] = [:]
+        var seen: [ConstraintKey: Target] = [:]
         var nextKey = nextKeys[layout.index]
         // Each row's constrained values (`nil` for a row with a nil one: it is exempt, as in
         // SQL, and always inserted), and the stored rows that hold any of them.
-        let wanted = rows.map { row -> [AttributeValue]? in
-            let values = constraint.properties.map { row[$0] }
-            return values.contains(where: \.isNull) ? nil : values
-        }
+        let wanted = rows.map { ConstraintKey($0, constraint.properties) }
         // Doubles and dates compare in the index as `==` does not (NaN equals NaN there), so
         // a constraint over one is matched and checked through its index alone, as before.
         let byEquality = constraint.properties.allSatisfy {
@@ -92,21 +89,21 @@ extension PersistentStore {
     /// wanted ones, which for strings, integers, booleans, UUIDs and data is the index's
     /// equality; not for doubles and dates (NaN), whose callers pass `scanning: false`.
     /// - Complexity: O(wanted × log n) with a built index, O(n) without.
-    static func storedKeys(holding wanted: Set<[AttributeValue]>, of constraint: (properties: [Int], index: Int),
-                           in table: borrowing EntityTable, scanning: Bool) -> [[AttributeValue]: Int64] {
+    static func storedKeys(holding wanted: Set<ConstraintKey>, of constraint: (properties: [Int], index: Int),
+                           in table: borrowing EntityTable, scanning: Bool) -> [ConstraintKey: Int64] {
         guard !wanted.isEmpty else { return [:] }
-        var found: [[AttributeValue]: Int64] = [:]
+        var found: [ConstraintKey: Int64] = [:]
         let lazy = table.indexes[constraint.index]
         if lazy.isBuilt || !scanning {
             let index = lazy.index(for: table)
             for values in wanted {
-                if let key = index.primaryKeys(equalTo: values).first { found[values] = key }
+                if let key = index.primaryKeys(equalTo: values.values).first { found[values] = key }
             }
             return found
         }
         let access = constraint.properties.map { table.layout.columnAccess[$0] }
         // The first values alone rule out most rows without making an array for them.
-        let firsts = Set(wanted.map { $0[0] })
+        let firsts = Set(wanted.map(\.first))
         let hashes = ASCIIKeyFilter(firsts, type: access[0].type)
         for chunk in table.chunks {
             let keys = chunk.primaryKeys
@@ -115,7 +112,8 @@ extension PersistentStore {
                 if let ruledOut, ruledOut[row] { continue }
                 let first = chunk.value(at: row, access[0])
                 guard firsts.contains(first) else { continue }
-                let values = access.count == 1 ? [first] : [first] + access.dropFirst().map { chunk.value(at: row, $0) }
+                let values = access.count == 1 ? ConstraintKey.one(first)
+                    : .many([first] + access.dropFirst().map { chunk.value(at: row, $0) })
                 if found[values] == nil, wanted.contains(values) { found[values] = keys[row] }
             }
         }
@@ -150,6 +148,60 @@ extension PersistentStore {
     }
 }
 
+/// The properties each row of a batch insert gives, for an upsert (an update sets only
+/// those): one flat array for the request rather than an array per row.
+struct GivenProperties {
+    /// Every row's property indexes, row after row.
+    var properties: [Int] = []
+    /// Where each row's run of `properties` ends.
+    private var ends: [Int] = []
+
+    /// Ends the current row: the properties appended since the previous call are its own.
+    mutating func endRow() { ends.append(properties.count) }
+
+    /// The properties row `row` gives.
+    subscript(row: Int) -> ArraySlice<Int> {
+        properties[(row == 0 ? 0 : ends[row - 1]) ..< ends[row]]
+    }
+}
+
+/// One row's values of a uniqueness constraint, as a dictionary key: the value itself for a
+/// constraint of one property (no array per row), otherwise the array of them.
+enum ConstraintKey: Hashable {
+    case one(AttributeValue)
+    case many([AttributeValue])
+
+    /// The values of `properties` in `row`, or `nil` when one is null (such a row is exempt
+    /// from the constraint, as in SQL).
+    init?(_ row: Changeset.RowValues, _ properties: [Int]) {
+        if properties.count == 1 {
+            let value = row[properties[0]]
+            if value.isNull { return nil }
+            self = .one(value)
+        } else {
+            let values = properties.map { row[$0] }
+            if values.contains(where: \.isNull) { return nil }
+            self = .many(values)
+        }
+    }
+
+    /// The values, in the constraint's order.
+    var values: [AttributeValue] {
+        switch self {
+        case .one(let value): return [value]
+        case .many(let values): return values
+        }
+    }
+
+    /// The value of the constraint's first property.
+    var first: AttributeValue {
+        switch self {
+        case .one(let value): return value
+        case .many(let values): return values[0]
+        }
+    }
+}
+
 /// Where an upserted row goes: a stored row (by key) or an insert of the request (by position).
 private enum Target {
     case stored(Int64)
@@ -161,40 +213,70 @@ private enum Target {
 /// bytes are equal, so one whose bytes hash to none of the values' hashes matches none of
 /// them. A row with a non-ASCII byte is never ruled out (it may still equal an ASCII value
 /// under canonical equivalence: the Kelvin sign is "K"), nor is a null one.
+///
+/// The hashes are kept in an open-addressing table of twice their number or more (a power
+/// of two, probed linearly from the hash's low bits): a lookup is a few loads, where a
+/// `Set<UInt64>` hashes the hash again.
 private struct ASCIIKeyFilter {
-    private let hashes: Set<UInt64>
+    /// The values' hashes; `0` marks an empty slot (a hash of 0 is stored as 1, which at
+    /// worst keeps a row that could have been ruled out).
+    private var table: [UInt64]
+    private let mask: Int
 
     /// The filter for `values` of a column of `type`, or `nil` when it would not hold (not
     /// strings, or a value that is not ASCII).
     init?(_ values: Set<AttributeValue>, type: AttributeType?) {
         guard type == .string else { return nil }
-        var hashes: Set<UInt64> = []
+        var size = 16
+        while size < 2 * values.count { size *= 2 }
+        table = [UInt64](repeating: 0, count: size)
+        mask = size - 1
         for value in values {
-            guard case .string(let string) = value, string.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-            hashes.insert(Self.hash(string.utf8))
+            guard case .string(var string) = value else { return nil }
+            let hash = string.withUTF8 { Self.hash($0) }
+            guard let hash else { return nil }
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while table[slot] != 0 && table[slot] != hash { slot = (slot + 1) & mask }
+            table[slot] = hash
         }
-        self.hashes = hashes
     }
 
-    /// FNV-1a over `bytes`.
+    /// FNV-1a over `bytes` (never 0), or `nil` when a byte is not ASCII.
     @inline(__always)
-    private static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return hash
+        var any: UInt8 = 0
+        for byte in bytes {
+            any |= byte
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return any < 0x80 ? max(hash, 1) : nil
+    }
+
+    /// Whether `hash` is one of the values' hashes.
+    @inline(__always)
+    private func contains(_ hash: UInt64, in table: UnsafeBufferPointer<UInt64>) -> Bool {
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let stored = table[slot]
+            if stored == hash { return true }
+            if stored == 0 { return false }
+            slot = (slot + 1) & mask
+        }
     }
 
     /// For each row of `column`, whether it certainly equals none of the values.
     func ruledOut(_ column: ColumnChunk) -> [Bool] {
         guard case .bytes(let b) = column.values else { return [Bool](repeating: false, count: column.count) }
         var out = [Bool](repeating: false, count: b.count)
-        b.data.withUnsafeBufferPointer { data in
-            b.offsets.withUnsafeBufferPointer { offsets in
-                for row in 0..<out.count {
-                    let start = Int(offsets[row]), end = Int(offsets[row + 1])
-                    var ascii = true
-                    for i in start..<end where data[i] >= 0x80 { ascii = false; break }
-                    out[row] = ascii && !hashes.contains(Self.hash(UnsafeBufferPointer(rebasing: data[start..<end])))
+        table.withUnsafeBufferPointer { table in
+            b.data.withUnsafeBufferPointer { data in
+                b.offsets.withUnsafeBufferPointer { offsets in
+                    for row in 0..<out.count {
+                        let start = Int(offsets[row]), end = Int(offsets[row + 1])
+                        guard let hash = Self.hash(UnsafeBufferPointer(rebasing: data[start..<end])) else { continue }
+                        out[row] = !contains(hash, in: table)
+                    }
                 }
             }
         }
