@@ -78,7 +78,8 @@ extension PersistentStore {
                 }
             }
             if upsert {
-                return try buildUpsert(inserts.map(\.values), given: given, layout: layout, head: head, lsn: lsn,
+                return try buildUpsert(inserts.map(\.values), given: given, author: request.transactionAuthor,
+                                       layout: layout, head: head, lsn: lsn,
                                        nextKeys: &nextKeys, result: &upserted)
             }
             let first = nextKeys[layout.index]
@@ -87,10 +88,8 @@ extension PersistentStore {
             changes.entities[layout.index] = Changeset.EntityChanges(inserts: inserts)
             // A large insert's frame is encoded, compressed and checksummed on a worker while
             // the rows are appended to the table here.
-            let logged = changes, authored = historyLog != nil, author = request.transactionAuthor
-            let frame = FramePreparation.isWorthIt(rows: inserts.count) ? FramePreparation {
-                try PreparedFrame(kind: .batchInsert, author: author, authored: authored, payload: ChangesetCodec.encode(logged))
-            } : nil
+            let frame = FramePreparation.ifWorthIt(changes, rows: inserts.count, kind: .batchInsert,
+                                                   author: request.transactionAuthor, authored: historyLog != nil)
             var next = head
             try Self.apply(changes, to: &next, lsn: lsn, nextKeys: &nextKeys)
             let version = StoreVersion(lsn: lsn, tables: next.tables)

@@ -6,17 +6,20 @@ extension PersistentStore {
     /// under the writer lock: a row whose values of the entity's first uniqueness constraint
     /// match a stored row (or an earlier row of the request) updates it with its given
     /// properties; any other row is inserted. `result` receives the inserted keys and the
-    /// keys of stored rows updated.
-    func buildUpsert(_ rows: [Changeset.RowValues], given: GivenProperties, layout: EntityLayout, head: StoreVersion, lsn: UInt64,
+    /// keys of stored rows updated. A large upsert's frame (`author` its transaction's) is
+    /// prepared on a worker while the changes are applied.
+    func buildUpsert(_ rows: [Changeset.RowValues], given: GivenProperties, author: String?, layout: EntityLayout, head: StoreVersion, lsn: UInt64,
                      nextKeys: inout [Int64], result: inout (inserted: [Int64], updated: [Int64])) throws -> BuiltTransaction? {
         guard !rows.isEmpty else { return nil }
         let constraint = layout.uniquenessConstraints[0]
         var inserts: [Changeset.Insert] = []
-        // Stored rows updated, by key: their new values, merged row by row.
-        var updates: [Int64: [Int: AttributeValue]] = [:]
+        // Stored rows updated, in the order first met (`updateOrder`), and their new values,
+        // merged row by row: the `width` slots of update `i` at `i × width` of
+        // `updateValues`, nil where no row of the request gave the property.
+        let width = layout.properties.count
+        var updates: [Int64: Int] = [:]
         var updateOrder: [Int64] = []
-        // Rows of this request by constrained values: where their insert is, or the stored key.
-        var seen: [ConstraintKey: Target] = [:]
+        var updateValues: [AttributeValue?] = []
         var nextKey = nextKeys[layout.index]
         // Each row's constrained values (`nil` for a row with a nil one: it is exempt, as in
         // SQL, and always inserted), and the stored rows that hold any of them.
@@ -30,29 +33,34 @@ extension PersistentStore {
         let stored = head.withTable(layout.index) {
             Self.storedKeys(holding: Set(wanted.compactMap { $0 }), of: constraint, in: $0, scanning: byEquality)
         }
+        // Constrained values met so far: the stored rows holding wanted ones (`mapValues`
+        // keeps the hash table, no rehash) and the rows this request inserts, by position.
+        // One lookup per row finds either.
+        var seen: [ConstraintKey: Target] = stored.mapValues { .stored($0) }
         for (position, row) in rows.enumerated() {
             guard let values = wanted[position] else {
                 inserts.append(Changeset.Insert(primaryKey: nextKey, values: row))
                 nextKey += 1
                 continue
             }
-            let target: Target
-            if let known = seen[values] {
-                target = known
-            } else if let key = stored[values] {
-                target = .stored(key)
-            } else {
-                target = .inserted(inserts.count)
+            guard let target = seen[values] else {
+                seen[values] = .inserted(inserts.count)
                 inserts.append(Changeset.Insert(primaryKey: nextKey, values: row))
                 nextKey += 1
-                seen[values] = target
                 continue
             }
-            seen[values] = target
             switch target {
             case .stored(let key):
-                if updates[key] == nil { updateOrder.append(key) }
-                for property in given[position] { updates[key, default: [:]][property] = row[property] }
+                let base: Int
+                if let at = updates[key] {
+                    base = at * width
+                } else {
+                    updates[key] = updateOrder.count
+                    base = updateOrder.count * width
+                    updateOrder.append(key)
+                    updateValues.append(contentsOf: repeatElement(nil, count: width))
+                }
+                for property in given[position] { updateValues[base + property] = row[property] }
             case .inserted(let at):
                 for property in given[position] { inserts[at].values[property] = row[property] }
             }
@@ -60,10 +68,12 @@ extension PersistentStore {
         var changes = Changeset()
         changes.entities[layout.index] = Changeset.EntityChanges(
             inserts: inserts,
-            updates: updateOrder.map { key in
-                Changeset.Update(primaryKey: key, expectedVersion: 0,
-                                 values: updates[key]!.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            updates: updateOrder.indices.map { at in
+                Changeset.Update(primaryKey: updateOrder[at], expectedVersion: 0,
+                                 values: (0..<width).compactMap { p in updateValues[at * width + p].map { (p, $0) } })
             })
+        let frame = FramePreparation.ifWorthIt(changes, rows: rows.count, kind: .batchInsert, author: author,
+                                               authored: historyLog != nil)
         var next = head
         try Self.apply(changes, to: &next, lsn: lsn, nextKeys: &nextKeys)
         let version = StoreVersion(lsn: lsn, tables: next.tables)
@@ -72,7 +82,7 @@ extension PersistentStore {
         // request has, so only the entity's other constraints can have been broken.
         try refuseUniquenessConflicts(changes, in: version, exempting: byEquality ? (entity: layout.index, constraint: 0) : nil)
         result = (inserts.map(\.primaryKey), updateOrder)
-        return BuiltTransaction(next: version, payload: ChangesetCodec.encode(changes),
+        return BuiltTransaction(next: version, payload: frame == nil ? ChangesetCodec.encode(changes) : [], frame: frame,
                                 inserted: objectIDSet([(layout.index, KeyRanges(sortedKeys: inserts.map(\.primaryKey)))]),
                                 updated: objectIDSet([(layout.index, KeyRanges(sortedKeys: updateOrder.sorted()))]),
                                 history: HistoryEntry.groups(changes, layouts: layouts))
