@@ -112,18 +112,24 @@ extension PersistentStore {
             return found
         }
         let access = constraint.properties.map { table.layout.columnAccess[$0] }
-        // The first values alone rule out most rows without making an array for them.
-        let firsts = Set(wanted.map(\.first))
-        let hashes = ASCIIKeyFilter(firsts, type: access[0].type)
+        // For a constraint of several properties, the first values alone rule out most rows
+        // without making an array for them (for one property, `wanted` is that set).
+        let single = access.count == 1
+        let firsts: Set<AttributeValue> = single ? [] : Set(wanted.map(\.first))
+        let hashes = ASCIIKeyFilter(wanted.map(\.first), type: access[0].type)
         for chunk in table.chunks {
             let keys = chunk.primaryKeys
             let ruledOut = hashes?.ruledOut(chunk.columns[access[0].column])
             for row in keys.indices {
                 if let ruledOut, ruledOut[row] { continue }
                 let first = chunk.value(at: row, access[0])
-                guard firsts.contains(first) else { continue }
-                let values = access.count == 1 ? ConstraintKey.one(first)
-                    : .many([first] + access.dropFirst().map { chunk.value(at: row, $0) })
+                let values: ConstraintKey
+                if single {
+                    values = .one(first)
+                } else {
+                    guard firsts.contains(first) else { continue }
+                    values = .many([first] + access.dropFirst().map { chunk.value(at: row, $0) })
+                }
                 if found[values] == nil, wanted.contains(values) { found[values] = keys[row] }
             }
         }
@@ -235,7 +241,7 @@ private struct ASCIIKeyFilter {
 
     /// The filter for `values` of a column of `type`, or `nil` when it would not hold (not
     /// strings, or a value that is not ASCII).
-    init?(_ values: Set<AttributeValue>, type: AttributeType?) {
+    init?(_ values: [AttributeValue], type: AttributeType?) {
         guard type == .string else { return nil }
         var size = 16
         while size < 2 * values.count { size *= 2 }
