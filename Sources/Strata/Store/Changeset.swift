@@ -4,7 +4,17 @@ struct Changeset: Sendable {
     /// A new row with every stored property (indexed like `EntityLayout.properties`).
     struct Insert: Sendable {
         var primaryKey: Int64
-        var values: [AttributeValue]
+        var values: RowValues
+
+        init(primaryKey: Int64, values: [AttributeValue]) {
+            self.primaryKey = primaryKey
+            self.values = RowValues(values)
+        }
+
+        init(primaryKey: Int64, values: RowValues) {
+            self.primaryKey = primaryKey
+            self.values = values
+        }
     }
 
     /// New values for some properties of an existing row.

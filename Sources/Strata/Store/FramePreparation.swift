@@ -59,3 +59,16 @@ final class FramePreparation: @unchecked Sendable {
     /// Whether a transaction of `rows` inserted or updated rows prepares its frame on a worker.
     static func isWorthIt(rows: Int) -> Bool { rows >= threshold }
 }
+
+extension FramePreparation {
+    /// The frame of `changes`, a transaction of `kind` that inserts or updates `rows` rows,
+    /// started on a worker when that pays (see ``isWorthIt(rows:)``); `nil`: the commit
+    /// encodes and prepares the changes itself.
+    static func ifWorthIt(_ changes: Changeset, rows: Int, kind: TransactionKind, author: String?,
+                          authored: Bool) -> FramePreparation? {
+        guard isWorthIt(rows: rows) else { return nil }
+        return FramePreparation {
+            try PreparedFrame(kind: kind, author: author, authored: authored, payload: ChangesetCodec.encode(changes))
+        }
+    }
+}

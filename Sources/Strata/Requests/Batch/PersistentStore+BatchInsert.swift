@@ -19,12 +19,15 @@ extension PersistentStore {
         if upsert && layout.uniquenessConstraints.isEmpty {
             throw StrataError(.misuse, "An upsert batch insert into \(layout.entity.name) matches rows on its first uniqueness constraint, and it has none; declare one (Entity(\"\(layout.entity.name)\", uniquenessConstraints: [[...]])) or use mode .insert. Nothing was written.", entity: layout.entity.name)
         }
-        // Each row's inserts, keyed by row index until the first key is known (under the
-        // writer lock): the rows go straight into the changeset, not through a second array.
-        var inserts: [Changeset.Insert] = []
-        inserts.reserveCapacity(request.count)
+        // Every row's values go into one flat array (row `i` at `i × width`), each row then a
+        // view of it: one allocation for the request rather than one per row (and one
+        // release at the end rather than a deallocation per row). Rows are keyed by row
+        // index until the first key is known (under the writer lock).
+        let width = layout.properties.count
+        var flat: [AttributeValue] = []
+        flat.reserveCapacity(request.count * width)
         // For an upsert: the properties each row gives (an update sets only those).
-        var given: [[Int]] = []
+        var given = GivenProperties()
         // Every row names the same few keys: for a short property list comparing the names
         // (a short key compares as two words) is cheaper than hashing each key of each row.
         let names = layout.properties.count <= 8 ? layout.properties.map(\.name) : nil
@@ -37,7 +40,8 @@ extension PersistentStore {
         let types = layout.properties.map(\.type)
         let required = layout.properties.indices.filter { layout.properties[$0].type != nil && !layout.properties[$0].isOptional }
         try request.forEachObject { index, object in
-            var values = defaults
+            let base = flat.count
+            for value in defaults { flat.append(value) }
             for (key, value) in object {
                 guard let property = property(key) else {
                     let suggestion = Schema.nearestName(to: key, among: layout.properties.map(\.name))
@@ -48,15 +52,19 @@ extension PersistentStore {
                 guard fits else {
                     throw StrataError(.typeMismatch, "Row \(index) of the batch insert: \(layout.entity.name).\(key) is \(type?.rawValue ?? "a to-one relationship (give the primary key as an integer)"); a \(value.kindName) value cannot be stored in it. Nothing was written.", entity: layout.entity.name, key: key)
                 }
-                values[property] = value
+                flat[base + property] = value
+                if upsert { given.properties.append(property) }
             }
-            if upsert { given.append(object.keys.compactMap(property).sorted()) }
-            for p in required where values[p].isNull {
+            if upsert { given.endRow() }
+            for p in required where flat[base + p].isNull {
                 let name = layout.properties[p].name
                 throw StrataError(.typeMismatch, "Row \(index) of the batch insert has no value for the required attribute \(layout.entity.name).\(name), which has no default. Nothing was written.", entity: layout.entity.name, key: name)
             }
-            inserts.append(Changeset.Insert(primaryKey: Int64(index), values: values))
         }
+        var inserts = (0..<request.count).map { row in
+            Changeset.Insert(primaryKey: Int64(row), values: Changeset.RowValues(shared: flat, base: row * width, count: width))
+        }
+        flat = []
         var inserted = KeyRanges(sortedKeys: [])
         var upserted: (inserted: [Int64], updated: [Int64]) = ([], [])
         let outcome = try commitTransaction(kind: .batchInsert, author: request.transactionAuthor) { head, lsn, nextKeys in
@@ -70,7 +78,8 @@ extension PersistentStore {
                 }
             }
             if upsert {
-                return try buildUpsert(inserts.map(\.values), given: given, layout: layout, head: head, lsn: lsn,
+                return try buildUpsert(inserts.map(\.values), given: given, author: request.transactionAuthor,
+                                       layout: layout, head: head, lsn: lsn,
                                        nextKeys: &nextKeys, result: &upserted)
             }
             let first = nextKeys[layout.index]
@@ -79,10 +88,8 @@ extension PersistentStore {
             changes.entities[layout.index] = Changeset.EntityChanges(inserts: inserts)
             // A large insert's frame is encoded, compressed and checksummed on a worker while
             // the rows are appended to the table here.
-            let logged = changes, authored = historyLog != nil, author = request.transactionAuthor
-            let frame = FramePreparation.isWorthIt(rows: inserts.count) ? FramePreparation {
-                try PreparedFrame(kind: .batchInsert, author: author, authored: authored, payload: ChangesetCodec.encode(logged))
-            } : nil
+            let frame = FramePreparation.ifWorthIt(changes, rows: inserts.count, kind: .batchInsert,
+                                                   author: request.transactionAuthor, authored: historyLog != nil)
             var next = head
             try Self.apply(changes, to: &next, lsn: lsn, nextKeys: &nextKeys)
             let version = StoreVersion(lsn: lsn, tables: next.tables)

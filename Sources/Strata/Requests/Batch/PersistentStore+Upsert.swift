@@ -6,24 +6,24 @@ extension PersistentStore {
     /// under the writer lock: a row whose values of the entity's first uniqueness constraint
     /// match a stored row (or an earlier row of the request) updates it with its given
     /// properties; any other row is inserted. `result` receives the inserted keys and the
-    /// keys of stored rows updated.
-    func buildUpsert(_ rows: [[AttributeValue]], given: [[Int]], layout: EntityLayout, head: StoreVersion, lsn: UInt64,
+    /// keys of stored rows updated. A large upsert's frame (`author` its transaction's) is
+    /// prepared on a worker while the changes are applied.
+    func buildUpsert(_ rows: [Changeset.RowValues], given: GivenProperties, author: String?, layout: EntityLayout, head: StoreVersion, lsn: UInt64,
                      nextKeys: inout [Int64], result: inout (inserted: [Int64], updated: [Int64])) throws -> BuiltTransaction? {
         guard !rows.isEmpty else { return nil }
         let constraint = layout.uniquenessConstraints[0]
         var inserts: [Changeset.Insert] = []
-        // Stored rows updated, by key: their new values, merged row by row.
-        var updates: [Int64: [Int: AttributeValue]] = [:]
+        // Stored rows updated, in the order first met (`updateOrder`), and their new values,
+        // merged row by row: the `width` slots of update `i` at `i × width` of
+        // `updateValues`, nil where no row of the request gave the property.
+        let width = layout.properties.count
+        var updates: [Int64: Int] = [:]
         var updateOrder: [Int64] = []
-        // Rows of this request by constrained values: where their insert is, or the stored key.
-        var seen: [[AttributeValue]: Target] = [:]
+        var updateValues: [AttributeValue?] = []
         var nextKey = nextKeys[layout.index]
         // Each row's constrained values (`nil` for a row with a nil one: it is exempt, as in
         // SQL, and always inserted), and the stored rows that hold any of them.
-        let wanted = rows.map { row -> [AttributeValue]? in
-            let values = constraint.properties.map { row[$0] }
-            return values.contains(where: \.isNull) ? nil : values
-        }
+        let wanted = rows.map { ConstraintKey($0, constraint.properties) }
         // Doubles and dates compare in the index as `==` does not (NaN equals NaN there), so
         // a constraint over one is matched and checked through its index alone, as before.
         let byEquality = constraint.properties.allSatisfy {
@@ -33,29 +33,34 @@ extension PersistentStore {
         let stored = head.withTable(layout.index) {
             Self.storedKeys(holding: Set(wanted.compactMap { $0 }), of: constraint, in: $0, scanning: byEquality)
         }
+        // Constrained values met so far: the stored rows holding wanted ones (`mapValues`
+        // keeps the hash table, no rehash) and the rows this request inserts, by position.
+        // One lookup per row finds either.
+        var seen: [ConstraintKey: Target] = stored.mapValues { .stored($0) }
         for (position, row) in rows.enumerated() {
             guard let values = wanted[position] else {
                 inserts.append(Changeset.Insert(primaryKey: nextKey, values: row))
                 nextKey += 1
                 continue
             }
-            let target: Target
-            if let known = seen[values] {
-                target = known
-            } else if let key = stored[values] {
-                target = .stored(key)
-            } else {
-                target = .inserted(inserts.count)
+            guard let target = seen[values] else {
+                seen[values] = .inserted(inserts.count)
                 inserts.append(Changeset.Insert(primaryKey: nextKey, values: row))
                 nextKey += 1
-                seen[values] = target
                 continue
             }
-            seen[values] = target
             switch target {
             case .stored(let key):
-                if updates[key] == nil { updateOrder.append(key) }
-                for property in given[position] { updates[key, default: [:]][property] = row[property] }
+                let base: Int
+                if let at = updates[key] {
+                    base = at * width
+                } else {
+                    updates[key] = updateOrder.count
+                    base = updateOrder.count * width
+                    updateOrder.append(key)
+                    updateValues.append(contentsOf: repeatElement(nil, count: width))
+                }
+                for property in given[position] { updateValues[base + property] = row[property] }
             case .inserted(let at):
                 for property in given[position] { inserts[at].values[property] = row[property] }
             }
@@ -63,10 +68,12 @@ extension PersistentStore {
         var changes = Changeset()
         changes.entities[layout.index] = Changeset.EntityChanges(
             inserts: inserts,
-            updates: updateOrder.map { key in
-                Changeset.Update(primaryKey: key, expectedVersion: 0,
-                                 values: updates[key]!.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            updates: updateOrder.indices.map { at in
+                Changeset.Update(primaryKey: updateOrder[at], expectedVersion: 0,
+                                 values: (0..<width).compactMap { p in updateValues[at * width + p].map { (p, $0) } })
             })
+        let frame = FramePreparation.ifWorthIt(changes, rows: rows.count, kind: .batchInsert, author: author,
+                                               authored: historyLog != nil)
         var next = head
         try Self.apply(changes, to: &next, lsn: lsn, nextKeys: &nextKeys)
         let version = StoreVersion(lsn: lsn, tables: next.tables)
@@ -75,7 +82,7 @@ extension PersistentStore {
         // request has, so only the entity's other constraints can have been broken.
         try refuseUniquenessConflicts(changes, in: version, exempting: byEquality ? (entity: layout.index, constraint: 0) : nil)
         result = (inserts.map(\.primaryKey), updateOrder)
-        return BuiltTransaction(next: version, payload: ChangesetCodec.encode(changes),
+        return BuiltTransaction(next: version, payload: frame == nil ? ChangesetCodec.encode(changes) : [], frame: frame,
                                 inserted: objectIDSet([(layout.index, KeyRanges(sortedKeys: inserts.map(\.primaryKey)))]),
                                 updated: objectIDSet([(layout.index, KeyRanges(sortedKeys: updateOrder.sorted()))]),
                                 history: HistoryEntry.groups(changes, layouts: layouts))
@@ -92,30 +99,37 @@ extension PersistentStore {
     /// wanted ones, which for strings, integers, booleans, UUIDs and data is the index's
     /// equality; not for doubles and dates (NaN), whose callers pass `scanning: false`.
     /// - Complexity: O(wanted × log n) with a built index, O(n) without.
-    static func storedKeys(holding wanted: Set<[AttributeValue]>, of constraint: (properties: [Int], index: Int),
-                           in table: borrowing EntityTable, scanning: Bool) -> [[AttributeValue]: Int64] {
+    static func storedKeys(holding wanted: Set<ConstraintKey>, of constraint: (properties: [Int], index: Int),
+                           in table: borrowing EntityTable, scanning: Bool) -> [ConstraintKey: Int64] {
         guard !wanted.isEmpty else { return [:] }
-        var found: [[AttributeValue]: Int64] = [:]
+        var found: [ConstraintKey: Int64] = [:]
         let lazy = table.indexes[constraint.index]
         if lazy.isBuilt || !scanning {
             let index = lazy.index(for: table)
             for values in wanted {
-                if let key = index.primaryKeys(equalTo: values).first { found[values] = key }
+                if let key = index.primaryKeys(equalTo: values.values).first { found[values] = key }
             }
             return found
         }
         let access = constraint.properties.map { table.layout.columnAccess[$0] }
-        // The first values alone rule out most rows without making an array for them.
-        let firsts = Set(wanted.map { $0[0] })
-        let hashes = ASCIIKeyFilter(firsts, type: access[0].type)
+        // For a constraint of several properties, the first values alone rule out most rows
+        // without making an array for them (for one property, `wanted` is that set).
+        let single = access.count == 1
+        let firsts: Set<AttributeValue> = single ? [] : Set(wanted.map(\.first))
+        let hashes = ASCIIKeyFilter(wanted.map(\.first), type: access[0].type)
         for chunk in table.chunks {
             let keys = chunk.primaryKeys
             let ruledOut = hashes?.ruledOut(chunk.columns[access[0].column])
             for row in keys.indices {
                 if let ruledOut, ruledOut[row] { continue }
                 let first = chunk.value(at: row, access[0])
-                guard firsts.contains(first) else { continue }
-                let values = access.count == 1 ? [first] : [first] + access.dropFirst().map { chunk.value(at: row, $0) }
+                let values: ConstraintKey
+                if single {
+                    values = .one(first)
+                } else {
+                    guard firsts.contains(first) else { continue }
+                    values = .many([first] + access.dropFirst().map { chunk.value(at: row, $0) })
+                }
                 if found[values] == nil, wanted.contains(values) { found[values] = keys[row] }
             }
         }
@@ -150,6 +164,60 @@ extension PersistentStore {
     }
 }
 
+/// The properties each row of a batch insert gives, for an upsert (an update sets only
+/// those): one flat array for the request rather than an array per row.
+struct GivenProperties {
+    /// Every row's property indexes, row after row.
+    var properties: [Int] = []
+    /// Where each row's run of `properties` ends.
+    private var ends: [Int] = []
+
+    /// Ends the current row: the properties appended since the previous call are its own.
+    mutating func endRow() { ends.append(properties.count) }
+
+    /// The properties row `row` gives.
+    subscript(row: Int) -> ArraySlice<Int> {
+        properties[(row == 0 ? 0 : ends[row - 1]) ..< ends[row]]
+    }
+}
+
+/// One row's values of a uniqueness constraint, as a dictionary key: the value itself for a
+/// constraint of one property (no array per row), otherwise the array of them.
+enum ConstraintKey: Hashable {
+    case one(AttributeValue)
+    case many([AttributeValue])
+
+    /// The values of `properties` in `row`, or `nil` when one is null (such a row is exempt
+    /// from the constraint, as in SQL).
+    init?(_ row: Changeset.RowValues, _ properties: [Int]) {
+        if properties.count == 1 {
+            let value = row[properties[0]]
+            if value.isNull { return nil }
+            self = .one(value)
+        } else {
+            let values = properties.map { row[$0] }
+            if values.contains(where: \.isNull) { return nil }
+            self = .many(values)
+        }
+    }
+
+    /// The values, in the constraint's order.
+    var values: [AttributeValue] {
+        switch self {
+        case .one(let value): return [value]
+        case .many(let values): return values
+        }
+    }
+
+    /// The value of the constraint's first property.
+    var first: AttributeValue {
+        switch self {
+        case .one(let value): return value
+        case .many(let values): return values[0]
+        }
+    }
+}
+
 /// Where an upserted row goes: a stored row (by key) or an insert of the request (by position).
 private enum Target {
     case stored(Int64)
@@ -161,40 +229,70 @@ private enum Target {
 /// bytes are equal, so one whose bytes hash to none of the values' hashes matches none of
 /// them. A row with a non-ASCII byte is never ruled out (it may still equal an ASCII value
 /// under canonical equivalence: the Kelvin sign is "K"), nor is a null one.
+///
+/// The hashes are kept in an open-addressing table of twice their number or more (a power
+/// of two, probed linearly from the hash's low bits): a lookup is a few loads, where a
+/// `Set<UInt64>` hashes the hash again.
 private struct ASCIIKeyFilter {
-    private let hashes: Set<UInt64>
+    /// The values' hashes; `0` marks an empty slot (a hash of 0 is stored as 1, which at
+    /// worst keeps a row that could have been ruled out).
+    private var table: [UInt64]
+    private let mask: Int
 
     /// The filter for `values` of a column of `type`, or `nil` when it would not hold (not
     /// strings, or a value that is not ASCII).
-    init?(_ values: Set<AttributeValue>, type: AttributeType?) {
+    init?(_ values: [AttributeValue], type: AttributeType?) {
         guard type == .string else { return nil }
-        var hashes: Set<UInt64> = []
+        var size = 16
+        while size < 2 * values.count { size *= 2 }
+        table = [UInt64](repeating: 0, count: size)
+        mask = size - 1
         for value in values {
-            guard case .string(let string) = value, string.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-            hashes.insert(Self.hash(string.utf8))
+            guard case .string(var string) = value else { return nil }
+            let hash = string.withUTF8 { Self.hash($0) }
+            guard let hash else { return nil }
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while table[slot] != 0 && table[slot] != hash { slot = (slot + 1) & mask }
+            table[slot] = hash
         }
-        self.hashes = hashes
     }
 
-    /// FNV-1a over `bytes`.
+    /// FNV-1a over `bytes` (never 0), or `nil` when a byte is not ASCII.
     @inline(__always)
-    private static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return hash
+        var any: UInt8 = 0
+        for byte in bytes {
+            any |= byte
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return any < 0x80 ? max(hash, 1) : nil
+    }
+
+    /// Whether `hash` is one of the values' hashes.
+    @inline(__always)
+    private func contains(_ hash: UInt64, in table: UnsafeBufferPointer<UInt64>) -> Bool {
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let stored = table[slot]
+            if stored == hash { return true }
+            if stored == 0 { return false }
+            slot = (slot + 1) & mask
+        }
     }
 
     /// For each row of `column`, whether it certainly equals none of the values.
     func ruledOut(_ column: ColumnChunk) -> [Bool] {
         guard case .bytes(let b) = column.values else { return [Bool](repeating: false, count: column.count) }
         var out = [Bool](repeating: false, count: b.count)
-        b.data.withUnsafeBufferPointer { data in
-            b.offsets.withUnsafeBufferPointer { offsets in
-                for row in 0..<out.count {
-                    let start = Int(offsets[row]), end = Int(offsets[row + 1])
-                    var ascii = true
-                    for i in start..<end where data[i] >= 0x80 { ascii = false; break }
-                    out[row] = ascii && !hashes.contains(Self.hash(UnsafeBufferPointer(rebasing: data[start..<end])))
+        table.withUnsafeBufferPointer { table in
+            b.data.withUnsafeBufferPointer { data in
+                b.offsets.withUnsafeBufferPointer { offsets in
+                    for row in 0..<out.count {
+                        let start = Int(offsets[row]), end = Int(offsets[row + 1])
+                        guard let hash = Self.hash(UnsafeBufferPointer(rebasing: data[start..<end])) else { continue }
+                        out[row] = !contains(hash, in: table)
+                    }
                 }
             }
         }
