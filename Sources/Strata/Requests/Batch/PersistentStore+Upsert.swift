@@ -17,7 +17,7 @@ extension PersistentStore {
         // merged row by row: the `width` slots of update `i` at `i × width` of
         // `updateValues`, nil where no row of the request gave the property.
         let width = layout.properties.count
-        var updates: [Int64: Int] = [:]
+        var updates: [Int64: Int] = Dictionary(minimumCapacity: rows.count)
         var updateOrder: [Int64] = []
         var updateValues: [AttributeValue?] = []
         var nextKey = nextKeys[layout.index]
@@ -37,6 +37,8 @@ extension PersistentStore {
         // keeps the hash table, no rehash) and the rows this request inserts, by position.
         // One lookup per row finds either.
         var seen: [ConstraintKey: Target] = stored.mapValues { .stored($0) }
+        // Room for every row this request inserts too, made once rather than by rehashing as it grows.
+        seen.reserveCapacity(stored.count + rows.count)
         for (position, row) in rows.enumerated() {
             guard let values = wanted[position] else {
                 inserts.append(Changeset.Insert(primaryKey: nextKey, values: row))
@@ -102,7 +104,8 @@ extension PersistentStore {
     static func storedKeys(holding wanted: Set<ConstraintKey>, of constraint: (properties: [Int], index: Int),
                            in table: borrowing EntityTable, scanning: Bool) -> [ConstraintKey: Int64] {
         guard !wanted.isEmpty else { return [:] }
-        var found: [ConstraintKey: Int64] = [:]
+        // Sized once (at most one stored row per wanted key) rather than grown by rehashing.
+        var found: [ConstraintKey: Int64] = Dictionary(minimumCapacity: wanted.count)
         let lazy = table.indexes[constraint.index]
         if lazy.isBuilt || !scanning {
             let index = lazy.index(for: table)
