@@ -5,7 +5,9 @@ extension ManagedObject {
     /// Fires the fault when needed.
     ///
     /// - Throws: `.unknownKey` naming the nearest key; `.objectNotFound` when the object was
-    ///   deleted from the store; `.misuse` when used outside its context.
+    ///   deleted from the store; `.misuse` when used outside its context; `.corrupted` when
+    ///   firing the fault finds a chunk of the store's snapshot that fails its first read
+    ///   (the object stays a fault).
     public func value(forKey key: String) throws(StrataError) -> AttributeValue {
         let context = try requireContext()
         let property = try context.propertyIndex(key, in: self)
@@ -131,11 +133,14 @@ extension ManagedObject {
         guard committed == nil else { return }
         let context = try requireContext()
         if let hint = faultHint.take(), hint.fetchedLSN == context.store.lastLSN {
+            // The hint was read from a chunk, maybe after the fetch that made it had returned
+            // (a later batch of its results): taken only while no chunk has failed.
+            try context.store.snapshotDamage.check()
             committed = hint.row
             committedVersion = hint.rowVersion
             return
         }
-        guard let row = context.readRow(of: self) else {
+        guard let row = try context.readRow(of: self) else {
             throw StrataError(.objectNotFound, "\(entityName) \(objectID.primaryKey) no longer exists in the store (it was deleted); refetch, or use existingObject(with:) to check first.", entity: entityName)
         }
         committed = row.values

@@ -144,6 +144,14 @@ extension ObjectContext {
     private func complete(_ result: AsynchronousFetchResult, request: AsynchronousFetchRequest, meter: FetchMeter,
                           fill: (AsynchronousFetchResult) -> Void) {
         guard result.claimCompletion() else { return deliverCancellation(result, request: request) }
+        if let damage = store.snapshotDamage.error {
+            // The scan, sort or build read a chunk that failed its first decode (or one did
+            // before): the fetch fails with the damage and returns nothing it found.
+            result.fail(damage)
+            result.finishStream()
+            request.completion(result)
+            return
+        }
         fill(result)
         meter.finish()
         request.completion(result)
