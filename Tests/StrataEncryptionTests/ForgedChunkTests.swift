@@ -70,8 +70,12 @@ import StrataTestSupport
             try context.performAndWait { try context.fetchDictionaries(byToken) }
         }
         #expect(error.map(forged.isTheDamage) == true, "\(error.map { "\($0)" } ?? "")")
-        // The object of the forged row stays a fault: reading it throws, every time.
-        try context.performAndWait {
+        // A fetch that would load the objects' values from where its scan found them makes
+        // none: the object of the forged row stays a fault, and reading it throws, every time.
+        var loading = FetchRequest(entityName: "Note", predicate: Self.everyNote, sortKeys: [SortKey("rank")])
+        loading.returnsObjectsAsFaults = false
+        #expect(throws: StrataError.self) { try context.performAndWait { _ = try context.fetch(loading) } }
+        context.performAndWait {
             let object = context.object(with: ObjectID(storeID: store.storeID, entityName: "Note", primaryKey: forged.forgedKey))
             for _ in 0..<2 {
                 #expect(throws: StrataError.self) { _ = try object.value(forKey: "token") }

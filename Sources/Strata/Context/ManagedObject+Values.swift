@@ -132,10 +132,10 @@ extension ManagedObject {
     func fireFault() throws(StrataError) {
         guard committed == nil else { return }
         let context = try requireContext()
+        // A hint never holds a chunk's placeholder columns: the fetches that make them
+        // (`FetchPlaces`) check the damage after their scan, which decoded every chunk they
+        // point at, and a prefetch stops at the first chunk that fails (`loadPrefetched`).
         if let hint = faultHint.take(), hint.fetchedLSN == context.store.lastLSN {
-            // The hint was read from a chunk, maybe after the fetch that made it had returned
-            // (a later batch of its results): taken only while no chunk has failed.
-            try context.store.snapshotDamage.check()
             committed = hint.row
             committedVersion = hint.rowVersion
             return

@@ -43,6 +43,9 @@ extension ObjectContext {
         }
         let table = version.tables[plan.layout.index]
         let ids = FetchedResults.IDs.keys(keys, storeID: store.storeID, entityName: plan.layout.entity.name)
+        // Before any object is made: its fault hint would hold a failed chunk's placeholder
+        // columns (``FetchPlaces``).
+        try store.snapshotDamage.check()
         return FetchedResults(context: self, ids: ids, batchSize: request.fetchBatchSize,
                               loadValues: !request.returnsObjectsAsFaults, layoutIndex: plan.layout.index,
                               places: FetchPlaces(lsn: version.lsn, chunks: table.chunks,

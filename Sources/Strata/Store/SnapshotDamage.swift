@@ -16,7 +16,9 @@ internal import StrataStorage
 /// - every write checks it under the writer lock after building what it would write and
 ///   before the log or a snapshot file gets a byte of it (commits, batch requests,
 ///   checkpoints, key rotations, the migration an open writes);
-/// - an object's values are taken from the store only after a check.
+/// - an object's values are taken from the store only after a check: through a checked read
+///   (`ObjectContext.readRow`), or from a fault hint, which only checked fetches and a prefetch
+///   that stops at a failed chunk make.
 ///
 /// Damage is never cleared: once a chunk failed, every later read or write of the store
 /// throws the same error (indexes and versions built meanwhile may hold placeholders).
@@ -42,6 +44,9 @@ final class SnapshotDamage: Sendable {
         guard found.load(ordering: .acquiring) else { return }
         throw error!
     }
+
+    /// Whether a failure is recorded (one atomic load).
+    var isDamaged: Bool { found.load(ordering: .acquiring) }
 
     /// The recorded damage, or `nil`.
     var error: StrataError? {

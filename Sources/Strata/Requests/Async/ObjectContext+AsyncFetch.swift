@@ -46,6 +46,11 @@ extension ObjectContext {
             else { return deliverCancellation(result, request: request) }
             schedule { [self] in
                 guard !meter.isCancelled else { return deliverCancellation(result, request: request) }
+                // A chunk read by the scan, sort or build failed its first decode: no object is
+                // made (its fault hint would hold the chunk's placeholder columns), the fetch fails.
+                guard !store.snapshotDamage.isDamaged else {
+                    return complete(result, request: request, meter: meter) { _ in }
+                }
                 switch built {
                 case .objects(let keys, let places):
                     let objects = FetchedResults(context: self, ids: .keys(keys, storeID: store.storeID, entityName: plan.layout.entity.name),
