@@ -23,7 +23,9 @@ extension PersistentStore {
     /// - Throws: `StorageError` `invalidArgument` for a key that is not 256 bits long, for a
     ///   store that keeps persistent history (not encrypted yet), or while a replicator has
     ///   not shipped the log; `readOnly`, `io`, `diskFull` (after an I/O error the store is
-    ///   read-only until reopened, under one of the two keys).
+    ///   read-only until reopened, under one of the two keys); `StrataError` `.corrupted`
+    ///   when a chunk of the store's snapshot does not authenticate as the rotation reads it
+    ///   (nothing changed: the store stays under its old key).
     /// - Complexity: O(size of the store).
     @discardableResult
     public func rotateKey(to key: SymmetricKey?) throws -> UInt64 {

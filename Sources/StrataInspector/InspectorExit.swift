@@ -78,6 +78,8 @@ struct InspectorFailure: Error {
         switch code {
         case .unknownEntity, .unknownKey: return .unknownName
         case .predicateSyntax, .predicateArgument: return .predicate
+        // A snapshot chunk that failed its first read (file and byte offset in the message).
+        case .corrupted: return .corrupted
         default: return .invalidValue
         }
     }

@@ -11,6 +11,10 @@ struct FaultHint {
 
 /// Where a fetch found each of its results, so that the faults it hands out carry a
 /// ``FaultHint``.
+///
+/// Only a fetch that checks the store's ``SnapshotDamage`` after its scan may make one: its
+/// scan decoded every chunk a place points at, so a hint never holds placeholder columns
+/// (firing a fault from a hint checks nothing more).
 struct FetchPlaces {
     /// A row's chunk and row index in the fetched version.
     struct Place {

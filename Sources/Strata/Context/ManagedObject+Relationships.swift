@@ -50,8 +50,10 @@ extension ManagedObject {
     public func objects(forKey key: String) throws(StrataError) -> [ManagedObject] {
         let context = try requireContext()
         let (relationship, inverseProperty, destination) = try context.toMany(key, of: self)
-        return context.relatedObjects(of: self, destination: destination, inverseProperty: inverseProperty,
-                                      destinationName: relationship.destination)
+        return try context.store.checkingDamage {
+            context.relatedObjects(of: self, destination: destination, inverseProperty: inverseProperty,
+                                   destinationName: relationship.destination)
+        }
     }
 
     /// Adds `object` to a to-many relationship (sets its inverse to-one to this object).

@@ -5,7 +5,9 @@ extension ManagedObject {
     /// Fires the fault when needed.
     ///
     /// - Throws: `.unknownKey` naming the nearest key; `.objectNotFound` when the object was
-    ///   deleted from the store; `.misuse` when used outside its context.
+    ///   deleted from the store; `.misuse` when used outside its context; `.corrupted` when
+    ///   firing the fault finds a chunk of the store's snapshot that fails its first read
+    ///   (the object stays a fault).
     public func value(forKey key: String) throws(StrataError) -> AttributeValue {
         let context = try requireContext()
         let property = try context.propertyIndex(key, in: self)
@@ -130,12 +132,15 @@ extension ManagedObject {
     func fireFault() throws(StrataError) {
         guard committed == nil else { return }
         let context = try requireContext()
+        // A hint never holds a chunk's placeholder columns: the fetches that make them
+        // (`FetchPlaces`) check the damage after their scan, which decoded every chunk they
+        // point at, and a prefetch stops at the first chunk that fails (`loadPrefetched`).
         if let hint = faultHint.take(), hint.fetchedLSN == context.store.lastLSN {
             committed = hint.row
             committedVersion = hint.rowVersion
             return
         }
-        guard let row = context.readRow(of: self) else {
+        guard let row = try context.readRow(of: self) else {
             throw StrataError(.objectNotFound, "\(entityName) \(objectID.primaryKey) no longer exists in the store (it was deleted); refetch, or use existingObject(with:) to check first.", entity: entityName)
         }
         committed = row.values

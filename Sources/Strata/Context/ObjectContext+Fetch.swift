@@ -3,7 +3,9 @@ extension ObjectContext {
     /// unless the request says otherwise.
     ///
     /// - Throws: `.unknownEntity`, `.unknownKey` (naming the nearest key), `.typeMismatch`
-    ///   (before any row is read), `.misuse` off the context's queue.
+    ///   (before any row is read), `.misuse` off the context's queue; `.corrupted` when a
+    ///   chunk of the store's snapshot fails its first read (an encrypted chunk that does not
+    ///   authenticate), instead of any result.
     /// - Complexity: O(rows of the entity) for the scan (chunks whose min/max rule them out
     ///   are skipped), O(m log m) to order m matches.
     public func fetch(_ request: FetchRequest) throws(StrataError) -> FetchedResults {
@@ -14,6 +16,10 @@ extension ObjectContext {
     /// are left for ``FetchedResults/materializeAll(_:)`` to make (the typed layer makes
     /// each object's model as the object is made).
     func fetch(_ request: FetchRequest, materialize: Bool) throws(StrataError) -> FetchedResults {
+        try store.checkingDamage { () throws(StrataError) in try fetchUnchecked(request, materialize: materialize) }
+    }
+
+    private func fetchUnchecked(_ request: FetchRequest, materialize: Bool) throws(StrataError) -> FetchedResults {
         if let (probe, keys) = probedKeys(request) {
             return FetchedResults(context: self, ids: .keys(keys, storeID: store.storeID, entityName: probe.layout.entity.name),
                                   batchSize: request.fetchBatchSize, loadValues: !request.returnsObjectsAsFaults,
@@ -37,6 +43,9 @@ extension ObjectContext {
         }
         let table = version.tables[plan.layout.index]
         let ids = FetchedResults.IDs.keys(keys, storeID: store.storeID, entityName: plan.layout.entity.name)
+        // Before any object is made: its fault hint would hold a failed chunk's placeholder
+        // columns (``FetchPlaces``).
+        try store.snapshotDamage.check()
         return FetchedResults(context: self, ids: ids, batchSize: request.fetchBatchSize,
                               loadValues: !request.returnsObjectsAsFaults, layoutIndex: plan.layout.index,
                               places: FetchPlaces(lsn: version.lsn, chunks: table.chunks,
@@ -46,20 +55,24 @@ extension ObjectContext {
 
     /// The IDs of the objects matching `request`, in order.
     public func fetchObjectIDs(_ request: FetchRequest) throws(StrataError) -> [ObjectID] {
-        if let (probe, keys) = probedKeys(request) {
-            let entityName = probe.layout.entity.name
-            return keys.map { ObjectID(storeID: store.storeID, entityName: entityName, primaryKey: $0) }
+        try store.checkingDamage { () throws(StrataError) in
+            if let (probe, keys) = probedKeys(request) {
+                let entityName = probe.layout.entity.name
+                return keys.map { ObjectID(storeID: store.storeID, entityName: entityName, primaryKey: $0) }
+            }
+            let (plan, version, items) = try matches(request)
+            return plan.order(items, version: version).map { objectID(of: $0, plan: plan) }
         }
-        let (plan, version, items) = try matches(request)
-        return plan.order(items, version: version).map { objectID(of: $0, plan: plan) }
     }
 
     /// How many objects match `request` (offset and limit applied).
     public func count(for request: FetchRequest) throws(StrataError) -> Int {
-        if let (_, keys) = probedKeys(request) { return keys.count }
-        let (_, _, items) = try matches(request)
-        let afterOffset = max(0, items.count - request.fetchOffset)
-        return request.fetchLimit > 0 ? min(afterOffset, request.fetchLimit) : afterOffset
+        try store.checkingDamage { () throws(StrataError) in
+            if let (_, keys) = probedKeys(request) { return keys.count }
+            let (_, _, items) = try matches(request)
+            let afterOffset = max(0, items.count - request.fetchOffset)
+            return request.fetchLimit > 0 ? min(afterOffset, request.fetchLimit) : afterOffset
+        }
     }
 
     /// Dictionaries of `propertiesToFetch` (every attribute by default) of the matching
@@ -68,9 +81,11 @@ extension ObjectContext {
     public func fetchDictionaries(_ request: FetchRequest) throws(StrataError) -> [[String: AttributeValue]] {
         var saved = request
         saved.includesPendingChanges = false
-        let (plan, version, items) = try matches(saved)
-        return plan.order(items, version: version).map { item in
-            Dictionary(uniqueKeysWithValues: plan.properties.map { (plan.layout.properties[$0].name, plan.value(of: item, property: $0, version: version)) })
+        return try store.checkingDamage { () throws(StrataError) in
+            let (plan, version, items) = try matches(saved)
+            return plan.order(items, version: version).map { item in
+                Dictionary(uniqueKeysWithValues: plan.properties.map { (plan.layout.properties[$0].name, plan.value(of: item, property: $0, version: version)) })
+            }
         }
     }
 

@@ -17,7 +17,20 @@ extension ObjectContext {
             object.typedModelDidChange()
             return
         }
-        guard let row = readRow(of: object) else {
+        let found: (values: RowValues, version: UInt64)?
+        do {
+            found = try readRow(of: object)
+        } catch {
+            // A chunk of the store failed its first decode: the object becomes a fault (its
+            // unsaved changes kept), so reading it throws the damage rather than stale or
+            // placeholder values.
+            object.committed = nil
+            object.committedVersion = 0
+            object.faultHint = nil
+            object.typedModelDidChange()
+            return
+        }
+        guard let row = found else {
             forgetDeletedInStore(object)
             return
         }

@@ -29,13 +29,22 @@ extension ObjectContext {
     ///   `.constraintConflict` (see ``UniquenessConflicts``);
     ///   `StorageError` (`diskFull`, `io`) when this save's log write or sync fails; then
     ///   `StrataError` `.readOnly` for every later save, since the store stays read-only
-    ///   until reopened.
+    ///   until reopened; `StrataError` `.corrupted` when a chunk of the store's snapshot
+    ///   failed its first read (an encrypted chunk that does not authenticate), now or
+    ///   before: nothing is written.
     public func save() throws {
         guard isOnQueue else {
             throw StrataError(.misuse, "save() was called off the context's queue; call it inside perform { } or performAndWait { }.")
         }
         if let error = deferredModelError.take() { throw error }
         guard hasChanges else { return }
+        // Every step reads the store (delete rules, validation, conflicts, uniqueness): if a
+        // chunk failed its first decode meanwhile, its damage is thrown instead of what a
+        // step concluded from placeholder columns (the commit logs nothing then).
+        try store.checkingDamageOfAnyError { try saveChanges() }
+    }
+
+    private func saveChanges() throws {
         try applyDeleteRules()
         try validateChanges()
         var attempts = 0
@@ -168,7 +177,7 @@ extension ObjectContext {
                     .init(primaryKey: key, expectedVersion: object.committedVersion,
                           values: object.pending.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
             case .deleted where !object.wasInserted:
-                if object.committed == nil, let row = readRow(of: object) {
+                if object.committed == nil, let row = try readRow(of: object) {
                     object.committed = row.values
                     object.committedVersion = row.version
                 }
@@ -227,7 +236,7 @@ extension ObjectContext {
                 return "\(conflict.objectID.entityName) \(conflict.objectID.primaryKey) was deleted in the store" + (mine.isEmpty ? "" : " (this context changed: \(mine.joined(separator: ", ")))")
             }
             var theirs: [String] = []
-            if let object, let base = object.committed, let row = readRow(of: object, in: head) {
+            if let object, let base = object.committed, let row = try? readRow(of: object, in: head) {
                 let names = store.layouts[object.layoutIndex].properties.map(\.name)
                 theirs = names.indices.filter { base[$0] != row.values[$0] }.map { names[$0] }
             }
@@ -244,7 +253,7 @@ extension ObjectContext {
         let head = store.headVersion
         for conflict in conflicts.conflicts {
             guard let object = registered(conflict.objectID) else { continue }
-            guard let row = readRow(of: object, in: head) else {
+            guard let row = try readRow(of: object, in: head) else {
                 // Deleted in the store: the store's delete wins under every policy but .error.
                 object.lifecycle = .invalid
                 object.pending = [:]

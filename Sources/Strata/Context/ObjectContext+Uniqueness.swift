@@ -43,7 +43,7 @@ extension ObjectContext {
                     survivor = existing
                     if survivor.committed == nil { try survivor.fireFault() }
                 } else {
-                    guard let row = store.headVersion.withTable(layout.index, { $0.row(stored.primaryKey) }) else { continue }
+                    guard let row = try store.checkingDamage({ store.headVersion.withTable(layout.index, { $0.row(stored.primaryKey) }) }) else { continue }
                     survivor = merged.removeFirst()
                     let values = survivor.committed
                     take(survivor, over: stored, row: row)

@@ -335,9 +335,14 @@ public final class ObjectContext: @unchecked Sendable {
 
     /// The row of `object` in the store's newest published version (or in `version`), in
     /// place in its chunk, and the row's version.
-    func readRow(of object: ManagedObject, in version: StoreVersion? = nil) -> (values: RowValues, version: UInt64)? {
-        let version = version ?? store.currentVersion
-        return version.withTable(object.layoutIndex) { $0.row(object.objectID.primaryKey) }
+    ///
+    /// - Throws: `.corrupted` when a chunk of the store's snapshot failed its first decode
+    ///   (``SnapshotDamage``), whether or not it is this row's.
+    func readRow(of object: ManagedObject, in version: StoreVersion? = nil) throws(StrataError) -> (values: RowValues, version: UInt64)? {
+        try store.checkingDamage { () throws(StrataError) in
+            let version = version ?? store.currentVersion
+            return version.withTable(object.layoutIndex) { $0.row(object.objectID.primaryKey) }
+        }
     }
 }
 

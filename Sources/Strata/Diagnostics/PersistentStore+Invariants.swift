@@ -40,6 +40,12 @@ extension PersistentStore {
     ///
     /// - Complexity: O(rows × columns), plus a full open of the directory with `replay`.
     package func checkInvariants(replay: Bool = true) throws {
+        // Placeholder columns of a chunk that failed its first decode break the invariants:
+        // the damage is what to report.
+        try checkingDamageOfAnyError { try checkInvariantsOfReadRows(replay: replay) }
+    }
+
+    private func checkInvariantsOfReadRows(replay: Bool) throws {
         var problems: [String] = []
         try writer.withLock { state in
             let head = state.head
@@ -145,6 +151,11 @@ extension PersistentStore {
         readOnly.automaticCheckpointBytes = nil
         let replayed = try PersistentStore.open(at: directory, schema: nil, options: readOnly)
         defer { try? replayed.close() }
+        return try replayed.checkingDamageOfAnyError { compare(head, with: replayed) }
+    }
+
+    /// The differences between `head` and the newest version of `replayed`.
+    private func compare(_ head: StoreVersion, with replayed: PersistentStore) -> [String] {
         let other = replayed.currentVersion
         var problems: [String] = []
         if other.lsn != head.lsn {

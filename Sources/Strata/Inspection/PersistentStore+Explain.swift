@@ -10,20 +10,22 @@ extension PersistentStore {
     ///                                           // plan: key probe of index (email), no row read
     /// ```
     ///
-    /// - Throws: what ``fetchRows(_:)`` throws, before any row is read.
+    /// - Throws: what ``fetchRows(_:)`` throws.
     /// - Complexity: that of the fetch's row lookup (the matches are counted to choose the
     ///   order), including the build of an index this is the first use of.
     public func fetchStrategy(_ request: FetchRequest) throws(StrataError) -> FetchStrategy {
         let plan = try FetchPlan(request, store: self)
-        let version = currentVersion
-        let matches = plan.sort.isEmpty ? 0 : (plan.scan(version) ?? []).count
-        var strategy = plan.strategy(version, matches: matches)
-        if let probe = KeyProbe(request, store: self), probe.keys(version) != nil {
-            // The probe reads the index whatever the planner estimated a scan would cost.
-            strategy.probedIndex = probe.indexNames
-            strategy.lookupIndex = probe.indexNames
-            strategy.rejectedIndex = nil
+        return try checkingDamage {
+            let version = currentVersion
+            let matches = plan.sort.isEmpty ? 0 : (plan.scan(version) ?? []).count
+            var strategy = plan.strategy(version, matches: matches)
+            if let probe = KeyProbe(request, store: self), probe.keys(version) != nil {
+                // The probe reads the index whatever the planner estimated a scan would cost.
+                strategy.probedIndex = probe.indexNames
+                strategy.lookupIndex = probe.indexNames
+                strategy.rejectedIndex = nil
+            }
+            return strategy
         }
-        return strategy
     }
 }

@@ -44,7 +44,9 @@ extension PersistentStore {
     /// ```
     ///
     /// - Throws: `.unknownEntity`, `.unknownKey` (naming the nearest key), `.typeMismatch`,
-    ///   `.predicateArgument`; before any row is read.
+    ///   `.predicateArgument`, before any row is read; `.corrupted` when a chunk of the
+    ///   store's snapshot fails its first read (an encrypted chunk that does not
+    ///   authenticate), instead of any row.
     /// - Complexity: O(rows of the entity), plus O(m log m) to order m matches.
     public func fetchRows(_ request: FetchRequest) throws(StrataError) -> StoredRows {
         var resolved = request
@@ -52,12 +54,14 @@ extension PersistentStore {
             resolved.propertiesToFetch = try layout(named: request.entityName).properties.map(\.name)
         }
         let plan = try FetchPlan(resolved, store: self)
-        let version = currentVersion
-        let items = plan.order(plan.scan(version) ?? [], version: version)
-        let rows = items.map { item in
-            StoredRow(primaryKey: item.primaryKey, values: plan.properties.map { plan.value(of: item, property: $0, version: version) })
+        return try checkingDamage {
+            let version = currentVersion
+            let items = plan.order(plan.scan(version) ?? [], version: version)
+            let rows = items.map { item in
+                StoredRow(primaryKey: item.primaryKey, values: plan.properties.map { plan.value(of: item, property: $0, version: version) })
+            }
+            return StoredRows(keys: plan.properties.map { plan.layout.properties[$0].name }, rows: rows)
         }
-        return StoredRows(keys: plan.properties.map { plan.layout.properties[$0].name }, rows: rows)
     }
 
     /// The properties a row of `entityName` holds in ``fetchRows(_:)`` and in a batch

@@ -1,3 +1,5 @@
+internal import StrataStorage
+
 extension StoreInspector {
     /// Checks the object graph's invariants on the inspected state and adds a finding for
     /// each violation (at most 20 per check, then a count):
@@ -8,8 +10,22 @@ extension StoreInspector {
     /// - every to-one foreign key points at an existing row of the destination;
     /// - one-to-one pairs agree: when `a.r == b`, `b.inverse == a`.
     ///
+    /// A chunk of the store's snapshot that fails its first read (an encrypted chunk that
+    /// does not authenticate) is reported as the one finding of these checks, which cannot
+    /// judge the placeholder rows it leaves.
+    ///
     /// - Complexity: O(rows × to-one relationships × log rows).
     public func verifyInvariants(into report: inout VerificationReport) {
+        let before = report
+        checkInvariants(into: &report)
+        if let damage = store.snapshotDamage.error {
+            let storage = damage.cause as? StorageError
+            report = before
+            report.error(damage.message, file: storage?.file, offset: storage?.offset)
+        }
+    }
+
+    private func checkInvariants(into report: inout VerificationReport) {
         let version = store.currentVersion
         let nextKeys = store.writer.withLock { $0.nextPrimaryKeys }
         var rowsChecked = 0

@@ -33,8 +33,14 @@ public struct ColumnUsage: Sendable, Hashable {
 extension StoreInspector {
     /// Space used per entity and column, in schema order.
     ///
+    /// - Throws: `.corrupted` when a chunk of the store's snapshot fails its first read (an
+    ///   encrypted chunk that does not authenticate).
     /// - Complexity: O(chunks × columns).
-    public func statistics() -> [EntityStatistics] {
+    public func statistics() throws(StrataError) -> [EntityStatistics] {
+        try store.checkingDamage { measure() }
+    }
+
+    private func measure() -> [EntityStatistics] {
         let version = store.currentVersion
         var snapshotBytes = [Int64](repeating: 0, count: store.layouts.count)
         if let snapshot {

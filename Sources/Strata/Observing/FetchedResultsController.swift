@@ -43,6 +43,11 @@ public final class FetchedResultsController<ResultType>: @unchecked Sendable {
     /// delegate). Set it on the queue.
     public var didChange: ((FetchedResultsChange) -> Void)?
 
+    /// Called once, on the context's queue, when an update finds that a chunk of the store's
+    /// snapshot failed its first read (`.corrupted`): no change is reported after it
+    /// (``ObjectContext/observe(_:)`` ends its sequence with the error).
+    var didFail: ((StrataError) -> Void)?
+
     let plan: FetchPlan
     let sectionProperty: Int?
     let makeResult: (ManagedObject) -> ResultType
@@ -88,16 +93,21 @@ public final class FetchedResultsController<ResultType>: @unchecked Sendable {
     /// Fetches the results from the store's newest version and starts following commits.
     /// Calling it again fetches anew (no change is reported for that).
     ///
-    /// - Throws: `.misuse` off the context's queue.
+    /// - Throws: `.misuse` off the context's queue; `.corrupted` when a chunk of the store's
+    ///   snapshot fails its first read (an encrypted chunk that does not authenticate), the
+    ///   results then left as they were.
     /// - Complexity: O(rows of the entity) for the scan, O(m log m) to order m matches.
     public func performFetch() throws(StrataError) {
         try checkQueue("performFetch()")
         let version = context.store.currentVersion
-        let items = plan.order(plan.scan(version) ?? [], version: version)
+        let (items, sections) = try context.store.checkingDamage {
+            let items = plan.order(plan.scan(version) ?? [], version: version)
+            return (items, sectionProperty.map { property in
+                SectionRuns(items.lazy.map { Self.sectionName(self.plan.value(of: $0, property: property, version: version)) })
+            } ?? SectionRuns())
+        }
         keys = OrderedKeys(items.map(\.primaryKey))
-        sectionRuns = sectionProperty.map { property in
-            SectionRuns(items.lazy.map { Self.sectionName(self.plan.value(of: $0, property: property, version: version)) })
-        } ?? SectionRuns()
+        sectionRuns = sections
         synced = version
         if observation == nil {
             observation = context.store.observeChanges { [weak self] _ in self?.scheduleUpdate() }
@@ -150,13 +160,16 @@ public final class FetchedResultsController<ResultType>: @unchecked Sendable {
     /// Brings the results up to date with the store's newest version now (rather than when
     /// the context's queue gets to the commit's notification), reporting the change, if any.
     ///
-    /// - Throws: `.misuse` off the context's queue, or before ``performFetch()``.
+    /// - Throws: `.misuse` off the context's queue, or before ``performFetch()``;
+    ///   `.corrupted` when a chunk of the store's snapshot failed its first read (the results
+    ///   are then no longer updated).
     public func processPendingChanges() throws(StrataError) {
         try checkQueue("processPendingChanges()")
         guard synced != nil else {
             throw StrataError(.misuse, "processPendingChanges() was called before performFetch(); call performFetch() first.", entity: plan.layout.entity.name)
         }
         update()
+        try context.store.snapshotDamage.check()
     }
 
     // MARK: Internals
@@ -188,6 +201,13 @@ public final class FetchedResultsController<ResultType>: @unchecked Sendable {
         let new = context.store.currentVersion
         guard new.lsn > old.lsn else { return }
         let change = difference(from: old, to: new)
+        // Nothing computed from a chunk that failed its first decode is reported: the results
+        // stay as they were, and the damage goes to `didFail` (then to the next throwing call).
+        if let damage = context.store.snapshotDamage.error {
+            didFail?(damage)
+            didFail = nil
+            return
+        }
         synced = new
         guard let change, !change.isEmpty else { return }
         if context.automaticallyMergesChangesFromStore {

@@ -15,7 +15,8 @@ extension ObjectContext {
     /// ```
     ///
     /// The sequence ends when the iterating task is cancelled; it throws the request's
-    /// error (a bad entity, key or predicate) at once.
+    /// error (a bad entity, key or predicate) at once, and `.corrupted` when a chunk of the
+    /// store's snapshot fails its first read (an encrypted chunk that does not authenticate).
     public func observe(_ request: FetchRequest) -> AsyncThrowingStream<[ObjectID], any Error> {
         let (stream, continuation) = AsyncThrowingStream<[ObjectID], any Error>.makeStream(bufferingPolicy: .unbounded)
         do {
@@ -27,6 +28,7 @@ extension ObjectContext {
                     guard let controller else { return }
                     continuation.yield(controller.fetchedObjectIDs)
                 }
+                controller.didFail = { continuation.finish(throwing: $0) }
             }
             // The stream keeps the controller alive until it ends.
             continuation.onTermination = { _ in withExtendedLifetime(controller) {} }

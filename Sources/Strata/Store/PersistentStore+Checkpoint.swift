@@ -9,13 +9,20 @@ extension PersistentStore {
     ///
     /// - Returns: the LSN the snapshot captured.
     /// - Throws: `StorageError` (`readOnly`, `io`, `diskFull`; after an I/O error the store
-    ///   is read-only until reopened).
+    ///   is read-only until reopened); `StrataError` `.corrupted` when a chunk of the store's
+    ///   snapshot fails its first decode (an encrypted chunk that does not authenticate), in
+    ///   which case no snapshot is written and the log is not trimmed.
     @discardableResult
     public func checkpoint() throws -> UInt64 {
+        // The snapshot will hold every chunk: those still undecoded since the open are read
+        // now, before the log rotates, so that one that fails its first read (an encrypted
+        // chunk that does not authenticate) leaves every file as it was.
+        try checkingDamageOfAnyError { currentVersion.readEveryChunk() }
         let (version, keys) = try writer.withLock { state throws -> (StoreVersion, [Int64]) in
             if state.checkpointRunning {
                 throw StorageError(.invalidArgument, "A checkpoint is already running.")
             }
+            try snapshotDamage.check()
             let lsn = try engine.beginCheckpoint()
             precondition(lsn == state.head.lsn, "the rotation point must be the head version")
             state.checkpointRunning = true
@@ -32,6 +39,9 @@ extension PersistentStore {
             for table in version.tables {
                 for chunk in table.chunks { try writer.append(table: table.layout.index, columns: chunk.columns) }
             }
+            // Before the snapshot is finished (synced and renamed): a chunk that failed its
+            // first decode here wrote placeholder columns, and the file is abandoned.
+            try snapshotDamage.check()
         }
         writer.withLock { $0.lastSnapshotSize = size }
         return version.lsn

@@ -37,39 +37,10 @@ extension PersistentStore {
         let background = FramePreparation.isWorthIt(rows: rows) ? FramePreparation(prepare) : nil
         let inline = background == nil ? try prepare() : nil
         let (version, lsn) = try writer.withLock { state throws -> (StoreVersion, UInt64) in
-            var conflicts: [StoreConflict] = []
-            for (index, entity) in changes.entities {
-                let table = state.head.tables[index]
-                let name = layouts[index].entity.name
-                func check(_ key: Int64, _ expected: UInt64) {
-                    guard expected != 0 else { return }
-                    let id = ObjectID(storeID: storeID, entityName: name, primaryKey: key)
-                    guard let location = table.locate(key) else {
-                        conflicts.append(StoreConflict(objectID: id, currentVersion: nil)); return
-                    }
-                    let current = table.version(at: location)
-                    if current != expected { conflicts.append(StoreConflict(objectID: id, currentVersion: current)) }
-                }
-                for update in entity.updates { check(update.primaryKey, update.expectedVersion) }
-                for delete in entity.deletes { check(delete.primaryKey, delete.expectedVersion) }
-            }
-            if !conflicts.isEmpty { throw StoreConflicts(conflicts: conflicts) }
-            guard !isReadOnly else {
-                throw StrataError(.readOnly, "The store at \(directory) is read-only" + (engine.failure.map { " after a write error (\($0.message))" } ?? " (opened read-only)") + "; nothing was saved.")
-            }
-            let lsn = engine.lastLSN + 1
-            var next = state.head
-            do {
-                try Self.apply(changes, to: &next, lsn: lsn, nextKeys: &state.nextPrimaryKeys)
-            } catch {
-                throw StrataError(.misuse, "The transaction does not apply to the store (\(error)); nothing was saved.")
-            }
-            next = StoreVersion(lsn: lsn, tables: next.tables)
-            let broken = uniquenessConflicts(changes, in: next)
-            if !broken.isEmpty {
-                throw UniquenessConflicts(conflicts: broken, totalCount: broken.count)
-                    .error("The save would break a uniqueness constraint", advice: "Nothing was saved. Change the values, or set the context's mergePolicy to .objectTrump (update the stored object) or .storeTrump (keep the stored values).")
-            }
+            // The next version is built from the head's chunks; if one of them failed its
+            // first decode, the damage is thrown instead of what the build found or built from
+            // its placeholder columns (a conflict, a missing row), and nothing is logged.
+            let (next, lsn) = try checkingDamageOfAnyError { try buildNext(changes, state: &state) }
             guard let frame = try inline ?? background?.frame() else { preconditionFailure("a commit without its frame") }
             let now = Self.now()
             let assigned = try engine.submit(kind: frame.kind, prepared: frame.payload, timestamp: now)
@@ -87,6 +58,49 @@ extension PersistentStore {
         checkpointIfDue()
         waitForSynchronousReplication(lsn)
         return (version, change)
+    }
+
+    /// The next version with `changes` applied to the head, and its LSN, under the writer
+    /// lock (`state`).
+    ///
+    /// - Throws: the conflicts with rows changed since the caller read them (nothing is
+    ///   applied then), `.readOnly`, `.misuse` when `changes` do not apply, or the uniqueness
+    ///   conflicts the new version would have.
+    private func buildNext(_ changes: Changeset, state: inout WriterState) throws -> (StoreVersion, UInt64) {
+        var conflicts: [StoreConflict] = []
+        for (index, entity) in changes.entities {
+            let table = state.head.tables[index]
+            let name = layouts[index].entity.name
+            func check(_ key: Int64, _ expected: UInt64) {
+                guard expected != 0 else { return }
+                let id = ObjectID(storeID: storeID, entityName: name, primaryKey: key)
+                guard let location = table.locate(key) else {
+                    conflicts.append(StoreConflict(objectID: id, currentVersion: nil)); return
+                }
+                let current = table.version(at: location)
+                if current != expected { conflicts.append(StoreConflict(objectID: id, currentVersion: current)) }
+            }
+            for update in entity.updates { check(update.primaryKey, update.expectedVersion) }
+            for delete in entity.deletes { check(delete.primaryKey, delete.expectedVersion) }
+        }
+        if !conflicts.isEmpty { throw StoreConflicts(conflicts: conflicts) }
+        guard !isReadOnly else {
+            throw StrataError(.readOnly, "The store at \(directory) is read-only" + (engine.failure.map { " after a write error (\($0.message))" } ?? " (opened read-only)") + "; nothing was saved.")
+        }
+        let lsn = engine.lastLSN + 1
+        var next = state.head
+        do {
+            try Self.apply(changes, to: &next, lsn: lsn, nextKeys: &state.nextPrimaryKeys)
+        } catch {
+            throw StrataError(.misuse, "The transaction does not apply to the store (\(error)); nothing was saved.")
+        }
+        next = StoreVersion(lsn: lsn, tables: next.tables)
+        let broken = uniquenessConflicts(changes, in: next)
+        if !broken.isEmpty {
+            throw UniquenessConflicts(conflicts: broken, totalCount: broken.count)
+                .error("The save would break a uniqueness constraint", advice: "Nothing was saved. Change the values, or set the context's mergePolicy to .objectTrump (update the stored object) or .storeTrump (keep the stored values).")
+        }
+        return (next, lsn)
     }
 
     /// The IDs of the inserted rows. A large save keeps them as key ranges (one range when

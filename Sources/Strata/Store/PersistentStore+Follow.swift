@@ -85,7 +85,9 @@ extension PersistentStore {
     @discardableResult
     public func refresh() throws -> Int {
         guard engine.isReadOnly else { return 0 }
-        return try following.follower.withLock { slot throws -> Int in
+        // What the replay or the comparison read from a chunk that failed its first decode
+        // is not announced: the damage is thrown instead (``SnapshotDamage``).
+        return try checkingDamageOfAnyError { try following.follower.withLock { slot throws -> Int in
             var follower = slot ?? LogFollower(fileSystem: options.storage.fileSystem, directory: directory,
                                                lastLSN: currentVersion.lsn, cipher: options.storage.cipher)
             defer { slot = follower }
@@ -100,7 +102,7 @@ extension PersistentStore {
                                        lastLSN: currentVersion.lsn, cipher: options.storage.cipher)
             }
             return Int(currentVersion.lsn - start)
-        }
+        } }
     }
 
     /// The error of the last automatic refresh (``Options/followInterval``), or `nil` when it
@@ -179,7 +181,9 @@ extension PersistentStore {
         defer { try? engine.close() }
         var reopenOptions = options
         reopenOptions.storage = storage
-        let fresh = try Self.load(directory: directory, schema: nil, options: reopenOptions, engine: engine, recovered: recovered)
+        // Its chunks report a failed first decode to this store, which is the one read.
+        let fresh = try Self.load(directory: directory, schema: nil, options: reopenOptions, engine: engine, recovered: recovered,
+                                  damage: snapshotDamage)
         guard fresh.storeID == storeID else {
             throw StrataError(.schemaMismatch, "The directory \(directory) now holds another store (its identity changed); open it again.")
         }

@@ -13,7 +13,8 @@ extension PersistentStore {
     /// - Throws: `StorageError` `invalidArgument` when the store keeps persistent history and
     ///   `cipher` is not `nil` (history is not encrypted yet), or plain history files are
     ///   left in the directory; `readOnly`, `io`, `diskFull` (after an I/O error the store is
-    ///   read-only until reopened).
+    ///   read-only until reopened); `StrataError` `.corrupted` when a chunk of the store's
+    ///   snapshot fails its first decode (nothing changed then).
     /// - Complexity: O(size of the store).
     @discardableResult
     package func rotateCipher(to cipher: (any StoreCipher)?) throws -> UInt64 {
@@ -27,6 +28,7 @@ extension PersistentStore {
             throw StorageError(.readOnly, "The store at \(directory) is read-only" + (engine.failure.map { " after a write error (\($0.message))" } ?? " (opened read-only)") + "; its key cannot change. Nothing was changed.")
         }
         return try writer.withLock { state throws -> UInt64 in
+            try snapshotDamage.check()
             // Commits are held off by this lock: the head is the state at the last LSN, and
             // its frames are made durable by the rotation before the snapshot is written.
             let version = state.head
@@ -39,6 +41,10 @@ extension PersistentStore {
                 for table in version.tables {
                     for chunk in table.chunks { try writer.append(table: table.layout.index, columns: chunk.columns) }
                 }
+                // Before the rotation's commit point (the snapshot's rename): a chunk that
+                // failed its first decode here wrote placeholder columns, and the file is
+                // abandoned; the store stays under its old key.
+                try snapshotDamage.check()
             }
             precondition(lsn == version.lsn, "the rotation's snapshot must be the head version")
             return lsn

@@ -40,8 +40,29 @@ extension PersistentStore {
         }
     }
 
+    /// Builds the store from what recovery found: the snapshot's chunks (undecoded, each
+    /// reporting a failed first decode to `damage`), the log replayed on them, and the
+    /// migration to `appSchema` when one is needed.
+    ///
+    /// - Throws: the damage of a chunk that failed to decode while the replay or the migration
+    ///   read it, rather than what that read led to; nothing is written then.
     static func load(directory: String, schema appSchema: Schema?, plan: MigrationPlan? = nil, options: Options,
-                             engine: StorageEngine, recovered: RecoveredState) throws -> PersistentStore {
+                     engine: StorageEngine, recovered: RecoveredState,
+                     damage: SnapshotDamage = SnapshotDamage()) throws -> PersistentStore {
+        do {
+            let store = try loadReplaying(directory: directory, schema: appSchema, plan: plan, options: options,
+                                          engine: engine, recovered: recovered, damage: damage)
+            try damage.check()
+            return store
+        } catch {
+            try damage.check()
+            throw error
+        }
+    }
+
+    private static func loadReplaying(directory: String, schema appSchema: Schema?, plan: MigrationPlan?, options: Options,
+                                      engine: StorageEngine, recovered: RecoveredState,
+                                      damage: SnapshotDamage) throws -> PersistentStore {
         func corrupt(_ what: String, _ error: any Error) -> StorageError {
             StorageError(.corrupted, "\(what) in \(directory) does not decode (\(error)). Restore from a backup.", file: directory)
         }
@@ -67,7 +88,7 @@ extension PersistentStore {
                 }
                 return index
             }
-            for (index, chunk) in try SnapshotLoader.lazyChunks(snapshot).enumerated() {
+            for (index, chunk) in try SnapshotLoader.lazyChunks(snapshot, damage: damage).enumerated() {
                 chunksByTable[tableMap[snapshot.chunks[index].table]].append(chunk)
             }
             tables = layouts.map { EntityTable(layout: $0, chunks: chunksByTable[$0.index]) }
@@ -133,6 +154,8 @@ extension PersistentStore {
             let steps = try migrationSteps(&state, to: appSchema, plan: plan, options: options, directory: directory,
                                            lsn: version.lsn + 1)
             if !steps.isEmpty {
+                // Nothing migrated from a chunk that failed to decode is written.
+                try damage.check()
                 let lsn = try engine.append(kind: TransactionKind.migration.rawValue, payload: MigrationRecord(steps: steps).encoded())
                 guard lsn == version.lsn + 1 else {
                     throw StorageError(.corrupted, "The migration was logged as transaction \(lsn), but the store's last transaction was \(version.lsn); reopen the store.", file: directory)
@@ -165,7 +188,8 @@ extension PersistentStore {
         }
         let store = PersistentStore(directory: directory, storeID: metadata!.storeID, schema: metadata!.schema,
                                validationSchema: appSchema ?? metadata!.schema, report: recovered.report, options: options, layouts: layouts, engine: engine,
-                               version: version, nextPrimaryKeys: metadata!.nextPrimaryKeys, history: history)
+                               version: version, nextPrimaryKeys: metadata!.nextPrimaryKeys, history: history,
+                               damage: damage)
         store.schemaHistoryStorage.withLock { $0 = metadata!.history }
         return store
     }
@@ -200,31 +224,41 @@ extension PersistentStore {
 /// Turns a snapshot's chunks into table chunks that decode on first read.
 ///
 /// Recovery has already read every chunk into memory and verified its header and checksum
-/// (`verifyChecksums()`), so a damaged snapshot fails the open as before; what open no longer
-/// does is decompress and decode the columns. Each chunk keeps its row count and key range
-/// (from the footer's statistics) and a reference to the verified, compressed image, which is
-/// freed once every chunk is decoded.
+/// (`verifyChecksums(deferringAuthentication: true)`), so a damaged snapshot fails the open as
+/// before; what open no longer does is authenticate and decrypt (an encrypted snapshot),
+/// decompress and decode the columns. Each chunk keeps its row count and key range (from the
+/// footer's statistics) and a reference to the verified, compressed image, which is freed
+/// once every chunk is decoded; a chunk that fails its first decode reports to the store's
+/// ``SnapshotDamage``.
 enum SnapshotLoader {
-    static func lazyChunks(_ snapshot: SnapshotReader) throws -> [TableChunk] {
+    static func lazyChunks(_ snapshot: SnapshotReader, damage: SnapshotDamage) throws -> [TableChunk] {
         guard !snapshot.chunks.isEmpty else { return [] }
         guard let source = snapshot.takeVerifiedChunks() else {
             // Recovery always verifies the snapshot it hands over; a reader that was not
             // verified is read and checked here, chunk by chunk, as before.
             return try snapshot.chunks.indices.map { TableChunk(columns: try snapshot.readChunk($0)) }
         }
-        return source.chunks.indices.map { TableChunk(source: source, index: $0) }
+        return source.chunks.indices.map { TableChunk(source: source, index: $0, damage: damage) }
     }
 
     /// Decodes every undecoded chunk of `version` on a utility-priority background queue,
-    /// on both cores (`Options.prefetchesSnapshot`).
+    /// on both cores (`Options.prefetchesSnapshot`). A chunk that fails records the store's
+    /// damage (``SnapshotDamage``), which the next operation on the store throws.
     static func prefetch(_ version: StoreVersion) {
-        let chunks = version.tables.flatMap { $0.chunks.filter { $0.decoded.load() == nil } }
+        DispatchQueue.global(qos: .utility).async { version.readEveryChunk() }
+    }
+}
+
+extension StoreVersion {
+    /// Decodes every chunk of this version not decoded yet (chunks of the snapshot the store
+    /// opened with that nobody has read), on every core, and returns when all are. A chunk
+    /// that fails records the store's damage (``SnapshotDamage``).
+    func readEveryChunk() {
+        let chunks = tables.flatMap { $0.chunks.filter { $0.decoded.load() == nil } }
         guard !chunks.isEmpty else { return }
-        DispatchQueue.global(qos: .utility).async {
-            let workers = min(chunks.count, ProcessInfo.processInfo.activeProcessorCount)
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                for index in stride(from: worker, to: chunks.count, by: workers) { _ = chunks[index].loaded }
-            }
+        let workers = min(chunks.count, ProcessInfo.processInfo.activeProcessorCount)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: chunks.count, by: workers) { _ = chunks[index].loaded }
         }
     }
 }

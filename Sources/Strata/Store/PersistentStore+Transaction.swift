@@ -30,7 +30,10 @@ extension PersistentStore {
             }
             let lsn = engine.lastLSN + 1
             var keys = state.nextPrimaryKeys
-            guard let transaction = try build(state.head, lsn, &keys) else { return nil }
+            // A batch request decides what it writes (and what it returns) from the head's
+            // chunks: if one of them failed its first decode, the damage is thrown instead of
+            // the transaction, its result or its error, and nothing is logged.
+            guard let transaction = try checkingDamageOfAnyError({ try build(state.head, lsn, &keys) }) else { return nil }
             let record = historyRecord(kind: kind, author: author) { transaction.history }
             let frame = try transaction.frame?.frame()
                 ?? PreparedFrame(kind: kind, author: author, authored: record != nil, payload: transaction.payload)

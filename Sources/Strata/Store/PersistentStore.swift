@@ -61,11 +61,15 @@ public final class PersistentStore: Sendable {
     let following = StoreFollowing()
     /// Persistent history, when the store keeps it (``Options/persistentHistory``).
     let historyLog: HistoryLog?
+    /// The snapshot chunk that failed its first decode, if one has: every read and write of
+    /// the store checks it (see ``SnapshotDamage``).
+    let snapshotDamage: SnapshotDamage
 
     init(directory: String, storeID: UUID, schema: Schema, validationSchema: Schema, report: RecoveryReport,
          options: Options, layouts: [EntityLayout], engine: StorageEngine, version: StoreVersion,
-         nextPrimaryKeys: [Int64], history: HistoryLog? = nil) {
+         nextPrimaryKeys: [Int64], history: HistoryLog? = nil, damage: SnapshotDamage = SnapshotDamage()) {
         historyLog = history
+        snapshotDamage = damage
         self.directory = directory
         self.storeID = storeID
         self.schema = schema

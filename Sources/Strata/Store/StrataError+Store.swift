@@ -10,4 +10,10 @@ extension StrataError.Code {
     public static let deleteDenied = Self(rawValue: "deleteDenied")
     /// An API used where it cannot work (wrong queue, wrong context, closed store…).
     public static let misuse = Self(rawValue: "misuse")
+    /// Stored data that does not verify where it is read: a snapshot chunk that fails its
+    /// first decode (an encrypted chunk that does not authenticate, rewritten together with
+    /// its checksum). The ``StrataError/cause`` is the `StorageError` naming the file and byte
+    /// offset; the store then refuses every further read and write (see
+    /// <doc:EncryptingAStore>).
+    public static let corrupted = Self(rawValue: "corrupted")
 }

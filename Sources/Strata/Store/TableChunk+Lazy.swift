@@ -1,39 +1,73 @@
 internal import StrataStorage
 
 extension TableChunk {
-    /// A chunk of a snapshot that has not been decoded yet: `index` in `source`.
+    /// A chunk of a snapshot that has not been decoded yet: `index` in `source`, reporting a
+    /// failed decode to `damage`.
     ///
     /// - Precondition: `info` is `source.chunks[index]` and its primary-key statistics hold
     ///   the chunk's first and last key (every snapshot's footer has them: the key column is
     ///   an `int64` column without nulls, sorted ascending).
-    convenience init(source: SnapshotChunkSource, index: Int) {
+    convenience init(source: SnapshotChunkSource, index: Int, damage: SnapshotDamage) {
         let info = source.chunks[index]
         var first = Int64.max, last = Int64.min
         if info.rowCount > 0, case .int(let low, let high)? = info.statistics[EntityLayout.primaryKeyColumn].range {
             (first, last) = (low, high)
         }
-        self.init(count: info.rowCount, firstKey: first, lastKey: last, statistics: info.statistics, pending: PendingDecode(source: source, index: index))
+        self.init(count: info.rowCount, firstKey: first, lastKey: last, statistics: info.statistics,
+                  pending: PendingDecode(source: source, index: index, damage: damage))
     }
 
-    /// Decodes the columns on the first read. Several threads may arrive at once: the first
-    /// decodes under the chunk's lock while the others wait, and all return the same columns.
+    /// Decodes the columns on the first read (authenticating and decrypting an encrypted
+    /// chunk first). Several threads may arrive at once: the first decodes under the chunk's
+    /// lock while the others wait, and all return the same columns.
+    ///
+    /// A chunk that does not decode (only one rewritten together with its checksum can get
+    /// here) records the error in the store's ``SnapshotDamage`` before anything is returned,
+    /// then returns placeholder columns of its shape; every public operation checks the
+    /// damage after reading and throws it instead of what it computed (``SnapshotDamage``).
     func decodeNow() -> DecodedColumns {
         guard let pending else {
             // Unreachable: a chunk without a pending decode stored its columns at init.
             preconditionFailure("TableChunk without columns")
         }
-        return pending.state.withLock { source in
+        return pending.state.withLock { slot in
             if let box = decoded.load() { return box }
+            // Not nil: the source is let go only after the columns were stored.
+            let source = slot!
+            let columns: [ColumnChunk]
             do {
-                let columns = try source!.decode(pending.index)
-                let box = decoded.storeIfNil(DecodedColumns(columns))
-                source = nil   // the snapshot image is freed once every chunk has let go of it
-                return box
+                columns = try source.decode(pending.index)
             } catch {
-                // Every chunk's checksum was verified at open, so only a writer's bug can
-                // bring us here; returning anything would be returning wrong data.
-                fatalError("\(error) The snapshot's checksums verified at open, so its writer produced this chunk: run `strata verify --deep` on the store and restore it from a backup.")
+                pending.damage.record(error, snapshot: source.name, chunk: pending.index)
+                columns = placeholderColumns(source.tables[source.chunks[pending.index].table])
             }
+            let box = decoded.storeIfNil(DecodedColumns(columns))
+            slot = nil   // the snapshot image is freed once every chunk has let go of it
+            return box
+        }
+    }
+
+    /// Columns of this chunk's shape that hold no stored value: keys ascending from
+    /// ``firstKey`` to ``lastKey`` (the footer's, so that routing by key stays consistent),
+    /// versions 0, and every other row null.
+    private func placeholderColumns(_ table: TableDescriptor) -> [ColumnChunk] {
+        var keys = [Int64](repeating: 0, count: count)
+        for row in keys.indices { keys[row] = row == count - 1 ? lastKey : firstKey &+ Int64(row) }
+        let nulls = [Bool](repeating: false, count: count)
+        return table.columns.enumerated().map { column, descriptor in
+            switch column {
+            case EntityLayout.primaryKeyColumn: return ColumnChunk(values: .int64(keys))
+            case EntityLayout.versionColumn: return ColumnChunk(values: .int64([Int64](repeating: 0, count: count)))
+            default: break
+            }
+            let values: ColumnValues
+            switch descriptor.kind {
+            case .bool: values = .bool(nulls)
+            case .int64: values = .int64([Int64](repeating: 0, count: count))
+            case .double: values = .double([Double](repeating: 0, count: count))
+            case .bytes: values = .bytes(ByteColumn(offsets: [UInt32](repeating: 0, count: count + 1), data: []))
+            }
+            return ColumnChunk(values: values, validity: nulls)
         }
     }
 }
@@ -44,9 +78,12 @@ final class PendingDecode: Sendable {
     /// first decode so that it runs once.
     let state: Locked<SnapshotChunkSource?>
     let index: Int
+    /// Where a failed decode is recorded: the store's.
+    let damage: SnapshotDamage
 
-    init(source: SnapshotChunkSource, index: Int) {
+    init(source: SnapshotChunkSource, index: Int, damage: SnapshotDamage) {
         state = Locked(source)
         self.index = index
+        self.damage = damage
     }
 }

@@ -138,39 +138,30 @@ public final class SnapshotReader: Sendable {
 
     /// Reads, verifies and decodes chunk number `index` (into ``chunks``).
     ///
-    /// After ``verifyChecksums()`` the chunk comes from the in-memory image that call read and
-    /// verified, so the file is not read again; otherwise it is read from the file and its
-    /// header and checksum are verified first. Either way, the decompressed size and the
-    /// column layout are checked.
+    /// After ``verifyChecksums(deferringAuthentication:)`` the chunk comes from the in-memory
+    /// image that call read and verified, so the file is not read again; otherwise it is read
+    /// from the file and its header and checksum are verified first. Either way, an encrypted
+    /// chunk not yet authenticated is authenticated and decrypted, and the decompressed size
+    /// and the column layout are checked.
     ///
     /// - Throws: ``StorageError/Code/corrupted`` naming the chunk's offset when anything
-    ///   does not verify; ``StorageError/Code/io`` when the read fails.
+    ///   does not verify or authenticate; ``StorageError/Code/io`` when the read fails.
     /// - Complexity: O(rows in the chunk).
     public func readChunk(_ index: Int) throws -> [ColumnChunk] {
         let info = chunks[index]
         if let image = verifiedImage.withLock({ $0 }) {
             let start = Int(info.offset - image.start)
             return try image.bytes.withUnsafeBytes { all in
-                try decode(UnsafeRawBufferPointer(rebasing: all[start..<start + info.length]), info, index, verified: true)
+                try SnapshotChunkSource.decodeVerified(UnsafeRawBufferPointer(rebasing: all[start..<start + info.length]), info, index,
+                                                       table: tables[info.table], name: name, path: path, sealedUnder: image.sealedUnder)
             }
         }
-        var bytes = try readRange(count: info.length, at: info.offset)
-        _ = try bytes.withUnsafeBytes { try checkStored($0, info) }
-        try decryptInPlace(&bytes, from: 0, info, index)
-        return try bytes.withUnsafeBytes { try decode($0, info, index, verified: true) }
-    }
-
-    /// For an encrypted snapshot, replaces chunk `index`'s sealed bytes (at `from` in `bytes`,
-    /// already checked) with its plaintext, in place, leaving the 16 tag bytes after it as
-    /// they were.
-    ///
-    /// - Throws: ``StorageError/Code/corrupted`` when the chunk does not authenticate.
-    private func decryptInPlace(_ bytes: inout [UInt8], from: Int, _ info: SnapshotChunkInfo, _ index: Int) throws {
-        guard let fileCipher else { return }
-        let opened = bytes.withUnsafeMutableBytes {
-            Self.openChunk(fileCipher, in: $0, from: from, info, index)
+        let bytes = try readRange(count: info.length, at: info.offset)
+        return try bytes.withUnsafeBytes { stored in
+            _ = try checkStored(stored, info)
+            return try SnapshotChunkSource.decodeVerified(stored, info, index, table: tables[info.table], name: name, path: path,
+                                                          sealedUnder: fileCipher)
         }
-        guard opened else { throw corrupt(info, "encrypted chunk #\(index) does not authenticate") }
     }
 
     /// Opens the sealed chunk `index` at `from` in `image` in place; `false` when it does not
@@ -219,15 +210,23 @@ public final class SnapshotReader: Sendable {
     static let parallelDecryptionBytes = 1 << 20
 
     /// Checks every chunk's header and checksum without decoding the columns, reading the
-    /// whole chunk region with one read.
+    /// whole chunk region with one read; for an encrypted snapshot, also authenticates and
+    /// decrypts every chunk, unless `deferringAuthentication`.
     ///
     /// The verified bytes are kept in memory, and later ``readChunk(_:)`` calls decode from
     /// them, so opening a store reads and checksums each chunk once. Call
     /// ``releaseVerifiedImage()`` once the chunks are loaded to free that memory.
     ///
+    /// With `deferringAuthentication` (a store's open: `docs/FORMAT.md` §14.3), an encrypted
+    /// chunk's GCM tag is checked only when the chunk is first decoded (``readChunk(_:)``,
+    /// ``SnapshotChunkSource/decode(_:)``), which then throws for a chunk that does not
+    /// authenticate. The checksums still cover every stored byte, so accidental damage is
+    /// refused here as without it; what gets past this call is only a chunk rewritten
+    /// together with its checksum, which its first decode refuses.
+    ///
     /// - Throws: ``StorageError/Code/corrupted`` naming the first bad chunk's offset.
     /// - Complexity: O(file size).
-    public func verifyChecksums() throws {
+    public func verifyChecksums(deferringAuthentication: Bool = false) throws {
         guard let first = chunks.first, let last = chunks.last else { return }
         let start = first.offset, end = last.offset + Int64(last.length)
         var bytes = try readRange(count: Int(end - start), at: start)
@@ -240,9 +239,15 @@ public final class SnapshotReader: Sendable {
                 _ = try checkStored(UnsafeRawBufferPointer(rebasing: all[from..<from + info.length]), info)
             }
         }
-        // Every chunk authenticates at open, like every checksum; the image keeps plaintext.
+        if deferringAuthentication {
+            // Each chunk is authenticated and decrypted by its first decode; the image stays sealed.
+            let image = VerifiedImage(start: start, bytes: bytes, sealedUnder: fileCipher)
+            verifiedImage.withLock { $0 = image }
+            return
+        }
+        // Every chunk authenticates now, like every checksum; the image keeps plaintext.
         try decryptAll(&bytes, start: start)
-        verifiedImage.withLock { $0 = VerifiedImage(start: start, bytes: bytes) }
+        verifiedImage.withLock { $0 = VerifiedImage(start: start, bytes: bytes, sealedUnder: nil) }
     }
 
     /// Frees the image kept by ``verifyChecksums()``; later reads go to the file again.
@@ -283,12 +288,6 @@ public final class SnapshotReader: Sendable {
         return compressed
     }
 
-    /// Decompresses (straight from `bytes`) and decodes one stored chunk, header included.
-    private func decode(_ bytes: UnsafeRawBufferPointer, _ info: SnapshotChunkInfo, _ index: Int, verified: Bool) throws -> [ColumnChunk] {
-        if !verified { _ = try checkStored(bytes, info) }
-        return try SnapshotChunkSource.decodeVerified(bytes, info, index, table: tables[info.table], name: name, path: path)
-    }
-
     /// Hands over the chunk bytes that ``verifyChecksums()`` read and verified, as a source
     /// that decodes any chunk on demand without this reader (nor its open file); the reader
     /// forgets them (later ``readChunk(_:)`` calls read the file again).
@@ -315,4 +314,8 @@ struct VerifiedImage: Sendable {
     /// File offset of `bytes[0]`.
     let start: Int64
     let bytes: [UInt8]
+    /// The file cipher of an encrypted image whose chunks are still sealed (authentication
+    /// deferred to each chunk's first decode); `nil` for a plain image or one decrypted in
+    /// place at open.
+    let sealedUnder: (any FileCipher)?
 }

@@ -46,6 +46,11 @@ extension ObjectContext {
             else { return deliverCancellation(result, request: request) }
             schedule { [self] in
                 guard !meter.isCancelled else { return deliverCancellation(result, request: request) }
+                // A chunk read by the scan, sort or build failed its first decode: no object is
+                // made (its fault hint would hold the chunk's placeholder columns), the fetch fails.
+                guard !store.snapshotDamage.isDamaged else {
+                    return complete(result, request: request, meter: meter) { _ in }
+                }
                 switch built {
                 case .objects(let keys, let places):
                     let objects = FetchedResults(context: self, ids: .keys(keys, storeID: store.storeID, entityName: plan.layout.entity.name),
@@ -144,6 +149,14 @@ extension ObjectContext {
     private func complete(_ result: AsynchronousFetchResult, request: AsynchronousFetchRequest, meter: FetchMeter,
                           fill: (AsynchronousFetchResult) -> Void) {
         guard result.claimCompletion() else { return deliverCancellation(result, request: request) }
+        if let damage = store.snapshotDamage.error {
+            // The scan, sort or build read a chunk that failed its first decode (or one did
+            // before): the fetch fails with the damage and returns nothing it found.
+            result.fail(damage)
+            result.finishStream()
+            request.completion(result)
+            return
+        }
         fill(result)
         meter.finish()
         request.completion(result)

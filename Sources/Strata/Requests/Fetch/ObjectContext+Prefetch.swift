@@ -100,6 +100,9 @@ extension ObjectContext {
         var loaded: [(object: ManagedObject, roots: [Int])] = []
         for chunk in table.chunks {
             let keys = chunk.primaryKeys
+            // Decoded now if nobody had read it: a chunk that failed (``SnapshotDamage``) gives
+            // no object its placeholder values; the next read of the store throws the damage.
+            guard !store.snapshotDamage.isDamaged else { break }
             if let keyColumn {
                 guard case .int64(let values) = chunk.columns[keyColumn].values else { continue }
                 let validity = chunk.columns[keyColumn].validity
