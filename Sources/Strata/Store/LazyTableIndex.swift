@@ -59,6 +59,30 @@ final class LazyTableIndex: Sendable {
         }
     }
 
+    /// The primary keys of the entries of `table`'s rows whose first value is `key`, ascending,
+    /// or `nil` past `limit` of them (or when the index cannot be searched: see
+    /// ``TableIndex/primaryKeys(firstEqualTo:limit:)``). The first call builds the index if
+    /// need be and hashes its first values (``HashedKeys``), so that a key with one entry or
+    /// none is answered from one slot; a key with several is searched in the leaves.
+    /// - Complexity: O(1) expected once built (O(log n + matches) for a key with several
+    ///   entries); the first call is O(n log n) in the rows.
+    func primaryKeys(equalTo key: ProbeKey, in table: borrowing EntityTable, limit: Int) -> [Int64]? {
+        guard describes(table.chunks) else { return index(for: table).primaryKeys(firstEqualTo: key, limit: limit) }
+        let index = built.withLock { index -> TableIndex in
+            var made = index ?? TableIndex(properties: properties, table: table)
+            if made.hashedKeys == nil {
+                made.hashingKeys(as: key)
+            }
+            index = made
+            return made
+        }
+        switch index.hashedKeys?.match(key) {
+        case .none?: return []
+        case .one(let primaryKey)?: return limit > 0 ? [primaryKey] : nil
+        case .several?, nil: return index.primaryKeys(firstEqualTo: key, limit: limit)
+        }
+    }
+
     /// The index for `table`, a later state of the rows this one describes: this one when
     /// the chunks are the same list; the built index brought up to date when it is built
     /// (waiting for a build under way); otherwise a new pending index.

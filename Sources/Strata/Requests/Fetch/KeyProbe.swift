@@ -90,11 +90,13 @@ struct KeyProbe {
 
     /// The primary keys of the matches in `version`, ascending, offset and limit applied, or
     /// `nil` when the general path must answer (more than ``matchLimit`` matches, an index
-    /// whose order cannot be searched). Builds the index if this is its first use.
-    /// - Complexity: O(log n + matches) once the index is built.
+    /// whose order cannot be searched). Builds the index if this is its first use, and hashes
+    /// its first values if this is the first probe through it (``HashedKeys``).
+    /// - Complexity: O(1) expected once built, for a key with one entry or none; O(log n +
+    ///   matches) for others.
     func keys(_ version: StoreVersion) -> [Int64]? {
         let found = version.withTable(layout.index) { table in
-            table.indexes[indexPosition].index(for: table).primaryKeys(firstEqualTo: key, limit: Self.matchLimit)
+            table.indexes[indexPosition].primaryKeys(equalTo: key, in: table, limit: Self.matchLimit)
         }
         guard let found else { return nil }
         let start = min(offset, found.count)
