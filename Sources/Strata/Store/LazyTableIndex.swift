@@ -18,6 +18,9 @@ final class LazyTableIndex: Sendable {
     let basis: [TableChunk]
     /// The index, once built.
     private let built: Locked<TableIndex?>
+    /// The built index once its first values are hashed (a key probe asked for them), for
+    /// probes to read without the lock or a copy of the index (see `LazyTableIndex+KeyProbe.swift`).
+    let probed = OnceSlot<ProbedIndex>()
 
     /// A pending index of `properties` over `chunks`.
     init(properties: [Int], basis chunks: [TableChunk]) {
@@ -31,6 +34,7 @@ final class LazyTableIndex: Sendable {
         properties = index.properties
         basis = index.basis
         built = Locked(index)
+        if index.hashedKeys != nil { probed.storeIfNil(ProbedIndex(index)) }
     }
 
     /// Whether the index describes `chunks` (the same list, not merely equal chunks).
@@ -41,6 +45,18 @@ final class LazyTableIndex: Sendable {
 
     /// Whether a reader has built the index (for tests and `--explain`).
     var isBuilt: Bool { built.withLock { $0 != nil } }
+
+    /// The built index with its first values hashed as `key`'s kind (see ``HashedKeys``): both
+    /// made now if this is their first use (other readers wait rather than repeat it).
+    /// - Complexity: O(1) once made; the first call is O(n log n) in the rows.
+    func hashedIndex(as key: ProbeKey, for table: borrowing EntityTable) -> TableIndex {
+        built.withLock { index in
+            var made = index ?? TableIndex(properties: properties, table: table)
+            made.hashingKeys(as: key)
+            index = made
+            return made
+        }
+    }
 
     /// The index of `table`'s rows: built now if this is its first use (other readers wait
     /// for that build rather than repeating it). A table that is not the one the index
@@ -56,30 +72,6 @@ final class LazyTableIndex: Sendable {
             let made = TableIndex(properties: properties, table: table)
             index = made
             return made
-        }
-    }
-
-    /// The primary keys of the entries of `table`'s rows whose first value is `key`, ascending,
-    /// or `nil` past `limit` of them (or when the index cannot be searched: see
-    /// ``TableIndex/primaryKeys(firstEqualTo:limit:)``). The first call builds the index if
-    /// need be and hashes its first values (``HashedKeys``), so that a key with one entry or
-    /// none is answered from one slot; a key with several is searched in the leaves.
-    /// - Complexity: O(1) expected once built (O(log n + matches) for a key with several
-    ///   entries); the first call is O(n log n) in the rows.
-    func primaryKeys(equalTo key: ProbeKey, in table: borrowing EntityTable, limit: Int) -> [Int64]? {
-        guard describes(table.chunks) else { return index(for: table).primaryKeys(firstEqualTo: key, limit: limit) }
-        let index = built.withLock { index -> TableIndex in
-            var made = index ?? TableIndex(properties: properties, table: table)
-            if made.hashedKeys == nil {
-                made.hashingKeys(as: key)
-            }
-            index = made
-            return made
-        }
-        switch index.hashedKeys?.match(key) {
-        case .none?: return []
-        case .one(let primaryKey)?: return limit > 0 ? [primaryKey] : nil
-        case .several?, nil: return index.primaryKeys(firstEqualTo: key, limit: limit)
         }
     }
 

@@ -62,9 +62,9 @@ import Testing
         return lookups
     }
 
-    /// The keys a scan of every row finds with `key == value` (`==` as the predicate means it).
-    static func scanned(_ store: PersistentStore, _ key: String, _ value: AttributeValue) throws -> [Int64] {
-        let rows = try store.fetchRows(FetchRequest(entityName: "Item"))
+    /// The keys of `rows` (every row, as a scan reads them) with `key == value` (`==` as the
+    /// predicate means it).
+    static func scanned(_ rows: StoredRows, _ key: String, _ value: AttributeValue) -> [Int64] {
         let column = rows.keys.firstIndex(of: key)!
         return rows.rows.filter { $0.values[column] == value }.map(\.primaryKey).sorted()
     }
@@ -107,9 +107,10 @@ import Testing
         func compare(_ label: String) throws {
             let store = fixture.store
             let context = fixture.context("lookups")
+            let rows = try store.fetchRows(FetchRequest(entityName: "Item"))
             for (key, value) in Self.lookups(&random) {
                 let request = FetchRequest(entityName: "Item", predicate: .comparison(.init(.keyPath([key]), .equalTo, .constant(value))))
-                let expected = try Self.scanned(store, key, value)
+                let expected = Self.scanned(rows, key, value)
                 let got = try context.performAndWaitFetchKeys(request)
                 #expect(got == expected, "\(place), \(label): \(key) == \(value)")
                 if let probe = KeyProbe(request, store: store), let keys = probe.keys(store.currentVersion) {
@@ -208,6 +209,41 @@ import Testing
         _ = try fixture.store.execute(BatchDeleteRequest(entityName: "Item", predicate: try ObjectPredicate(format: "number == 1")))
         #expect(match("twin") == KeyMatch.none)
         #expect(try context.performAndWaitFetchKeys(FetchRequest(entityName: "Item", predicate: twin)) == [])
+    }
+
+    /// A context reads the index it last probed again while no commit is published, sees
+    /// every commit (its own, another context's, a batch request's) at the next probe, and
+    /// keeps no older version's index alive.
+    @Test func aContextsLastIndexFollowsCommitsAndKeepsNoOldIndexAlive() throws {
+        let fixture = try StoreFixture(Self.schema)
+        defer { fixture.remove() }
+        _ = try fixture.store.execute(BatchInsertRequest(entityName: "Item", objects: (0..<2_000).map { i in
+            ["email": .string("p\(i)@x"), "text": .string("t\(i)"), "number": .int(Int64(i))]
+        }))
+        let context = fixture.context("lookups"), writer = fixture.context("writer")
+        func lookup(_ email: String) throws -> [Int64] {
+            try context.performAndWaitFetchKeys(FetchRequest(entityName: "Item", predicate: try ObjectPredicate(format: "email == %@", email)))
+        }
+        #expect(try lookup("p5@x") == [6])
+        weak let first = context.performAndWait { context.probeShape?.lastIndex }
+        #expect(first != nil && context.probeShape?.lastLSN == fixture.store.lastLSN)
+        #expect(try lookup("p7@x") == [8], "read again at the same LSN")
+        try writer.performAndWait {
+            try writer.existingObject(with: ObjectID(storeID: fixture.store.storeID, entityName: "Item", primaryKey: 6)).setValue("moved@x", forKey: "email")
+            try writer.insert("Item").setValues(["email": "new@x", "text": "t", "number": .int(1)])
+            try writer.save()
+        }
+        #expect(first == nil, "the index of the version before the save is gone")
+        #expect(try lookup("p5@x") == [])
+        #expect(try lookup("moved@x") == [6])
+        #expect(try lookup("new@x") == [2_001])
+        _ = try fixture.store.execute(BatchDeleteRequest(entityName: "Item", predicate: try ObjectPredicate(format: "number == 7")))
+        #expect(try lookup("p7@x") == [])
+        var upsert = BatchInsertRequest(entityName: "Item", objects: [["email": "p7@x", "text": "back", "number": .int(7)]])
+        upsert.mode = .upsert
+        _ = try fixture.store.execute(upsert)
+        #expect(try lookup("p7@x") == [2_002])
+        #expect(context.performAndWait { context.probeShape?.lastLSN } == fixture.store.lastLSN)
     }
 
     /// Nothing is hashed until a probe asks: a fetch through the index by another plan builds
