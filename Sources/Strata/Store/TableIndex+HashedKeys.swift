@@ -73,7 +73,7 @@ enum HashedKeys: Sendable {
     }
 
     /// Brings the table in step with `removals` and `additions` (entries of `index`'s previous
-    /// and current state); returns `false` when it no longer matches them (the caller drops
+    /// and current state, each in index order); returns `false` when it no longer matches them (the caller drops
     /// it, and the next probe builds it again). A key left with one entry of several gets that
     /// entry's primary key from `index`, whose leaves are already up to date.
     /// - Complexity: O(changes), plus O(log n) per key left with one entry of several.
@@ -106,13 +106,31 @@ enum HashedKeys: Sendable {
     private static func apply<Key>(_ removals: [IndexEntry], _ additions: [IndexEntry], to table: inout KeyHashTable<Key>,
                                    index: TableIndex, probe: (Key) -> ProbeKey, key: (AttributeValue) -> Key?) -> Bool {
         var single: [Key] = []
-        for entry in removals where !entry.first.isNull {
+        func add(_ entry: IndexEntry) -> Bool {
+            if entry.first.isNull { return true }
+            guard let value = key(entry.first) else { return false }
+            table.add(value, primaryKey: entry.primaryKey)
+            return true
+        }
+        // Both lists are in index order: a row whose entry is removed and added unchanged (an
+        // update of other properties) is passed over in one walk instead of hashed twice.
+        var a = 0
+        for entry in removals {
+            while a < additions.count, IndexEntry.precedes(additions[a], entry) {
+                guard add(additions[a]) else { return false }
+                a += 1
+            }
+            if a < additions.count, IndexEntry.same(additions[a], entry) {
+                a += 1
+                continue
+            }
+            if entry.first.isNull { continue }
             guard let value = key(entry.first), let left = table.remove(value) else { return false }
             if left { single.append(value) }
         }
-        for entry in additions where !entry.first.isNull {
-            guard let value = key(entry.first) else { return false }
-            table.add(value, primaryKey: entry.primaryKey)
+        while a < additions.count {
+            guard add(additions[a]) else { return false }
+            a += 1
         }
         for value in single {
             if let keys = index.primaryKeys(firstEqualTo: probe(value), limit: 1), keys.count == 1 {

@@ -80,19 +80,29 @@ import Testing
                 let probe: ProbeKey = table.layout.properties[index.properties[0]].type == .string ? .string("") : .integer(0)
                 let rebuilt = HashedKeys(index, as: probe)
                 let what = "\(label): hashed keys of index \(index.properties)"
+                let difference: String?
                 switch (hashed, rebuilt) {
-                case (.strings(let got), .strings(let expected)): #expect(same(got, expected), "\(what)")
-                case (.integers(let got), .integers(let expected)): #expect(same(got, expected), "\(what)")
-                default: Issue.record("\(what) are of another kind than the index's")
+                case (.strings(let got), .strings(let expected)): difference = firstDifference(got, expected)
+                case (.integers(let got), .integers(let expected)): difference = firstDifference(got, expected)
+                default: difference = "another kind than the index's"
                 }
+                if let difference { Issue.record("\(what) differ from a rebuild: \(difference)") }
             }
         }
     }
 
-    static func same<Key>(_ a: KeyHashTable<Key>, _ b: KeyHashTable<Key>) -> Bool {
-        let x = Dictionary(uniqueKeysWithValues: a.slots.map { ($0.key, ($0.count, $0.primaryKey)) })
-        let y = Dictionary(uniqueKeysWithValues: b.slots.map { ($0.key, ($0.count, $0.primaryKey)) })
-        return x.count == y.count && x.allSatisfy { key, value in y[key].map { $0 == value } ?? false }
+    /// The first key whose entry count or primary key differs between `got` and `expected`
+    /// (the unknown primary key is `Int64.min`), or `nil` when they hold the same.
+    static func firstDifference<Key>(_ got: KeyHashTable<Key>, _ expected: KeyHashTable<Key>) -> String? {
+        let x = Dictionary(uniqueKeysWithValues: got.slots.map { ($0.key, ($0.count, $0.primaryKey)) })
+        let y = Dictionary(uniqueKeysWithValues: expected.slots.map { ($0.key, ($0.count, $0.primaryKey)) })
+        for (key, value) in x where y[key].map({ $0 != value }) ?? true {
+            return "\(key): \(value.0) entries, primary key \(value.1); a rebuild has \(y[key].map { "\($0.0) entries, primary key \($0.1)" } ?? "none")"
+        }
+        for (key, value) in y where x[key] == nil {
+            return "\(key) is missing (\(value.0) entries in a rebuild)"
+        }
+        return nil
     }
 
     @Test(arguments: seeds) func probesAnswerAsAScanThroughEveryKindOfChange(seed: UInt64) throws {
@@ -108,6 +118,12 @@ import Testing
             let store = fixture.store
             let context = fixture.context("lookups")
             let rows = try store.fetchRows(FetchRequest(entityName: "Item"))
+            // Saves and upserts match emails through the hashed keys: still no two rows share one.
+            let emails = rows.rows.compactMap { row -> String? in
+                if case .string(let email) = row.values[rows.keys.firstIndex(of: "email")!] { return email }
+                return nil
+            }
+            #expect(Set(emails).count == emails.count, "\(place), \(label): two rows share an email")
             for (key, value) in Self.lookups(&random) {
                 let request = FetchRequest(entityName: "Item", predicate: .comparison(.init(.keyPath([key]), .equalTo, .constant(value))))
                 let expected = Self.scanned(rows, key, value)
