@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Strata
 
 /// strata-bench's uniqueness schema: people with a unique email.
@@ -79,17 +82,27 @@ func runUniqueLookup(_ directory: String, count: Int) throws {
 }
 
 /// Runs `body` (one lookup that finds one person) and prints its time and how much the
-/// resident memory grew ("warm-up: …").
+/// resident memory grew ("warm-up: …"): what it keeps, since the heap's free memory is
+/// returned to the system before each reading (the store was built in this process).
 func warmUp(_ what: String, _ body: () throws -> Int) throws {
-    let clock = ContinuousClock(), before = clock.now, resident = residentBytes()
+    let resident = residentBytes(trimmed: true)
+    let clock = ContinuousClock(), before = clock.now
     let found = try body()
+    let elapsed = clock.now - before
     precondition(found == 1, "found \(found) people in the warm-up")
-    let grown = Double(residentBytes() - resident) / 1_048_576
-    FileHandle.standardError.write(Data("warm-up, \(what): \(clock.now - before), resident memory +\(String(format: "%.1f", grown)) MiB\n".utf8))
+    let grown = Double(residentBytes(trimmed: true) - resident) / 1_048_576
+    FileHandle.standardError.write(Data("warm-up, \(what): \(elapsed), resident memory +\(String(format: "%.1f", grown)) MiB\n".utf8))
 }
 
 /// The process's resident memory (`VmRSS` in `/proc/self/status`), in bytes; 0 without `/proc`.
-func residentBytes() -> Int {
+/// `trimmed`: after returning the heap's free memory to the system (`malloc_trim`).
+func residentBytes(trimmed: Bool) -> Int {
+    #if canImport(Glibc)
+    // glibc's `malloc_trim`, which the Glibc module does not declare.
+    if trimmed, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+        _ = unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)(0)
+    }
+    #endif
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
           let kibibytes = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" })[1]) else { return 0 }
