@@ -142,6 +142,7 @@ import Testing
         }
         try compare("populated")
 
+        var reopened = false
         for step in 0..<Self.steps {
             let label = "step \(step)"
             switch random.next() % 7 {
@@ -197,7 +198,15 @@ import Testing
             default:
                 if random.next() % 2 == 0 { _ = try fixture.store.checkpoint() }
                 try fixture.reopen()
+                reopened = true
             }
+            // Every index was probed, so every change but a reopen keeps its keys hashed
+            // (they are never dropped and built again behind the probe's back).
+            let table = fixture.store.currentVersion.tables[0]
+            for lazy in table.indexes where !reopened {
+                #expect(lazy.isBuilt && lazy.index(for: table).hashedKeys != nil, "\(place), \(label): index \(lazy.properties) lost its hashed keys")
+            }
+            reopened = false
             Self.checkHashedKeys(fixture.store, "\(place), \(label) before lookups")
             try compare(label)
         }
