@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Strata
 
 /// strata-bench's uniqueness schema: people with a unique email.
@@ -63,12 +66,47 @@ func runUniqueLookup(_ directory: String, count: Int) throws {
         let person = Int((state >> 33) % UInt64(count))
         return FetchRequest(entityName: "Person", predicate: try ObjectPredicate(format: "email == %@", uniqueEmail(person)))
     }
-    // The warm-up (it builds the email index) goes through another function, so that
-    // `--toggle-collect='*profiledLookups*'` counts the timed lookups alone.
-    _ = try context.performAndWait { try context.fetchObjectIDs(requests[0]).count }
+    // The warm-up goes through other functions, so that `--toggle-collect='*profiledLookups*'`
+    // counts the timed lookups alone: a lookup through the planner (`IN`) builds the email index,
+    // then the first probe hashes its keys; each step's time and resident memory are printed.
+    let planned = FetchRequest(entityName: "Person", predicate: try ObjectPredicate(format: "email IN %@", [uniqueEmail(0)]))
+    try warmUp("the email index (first lookup through the planner)") {
+        try context.performAndWait { try context.fetchObjectIDs(planned).count }
+    }
+    try warmUp("its hashed keys (first key probe)") {
+        try context.performAndWait { try context.fetchObjectIDs(requests[0]).count }
+    }
     let found = try timed { try profiledLookups(context, requests) }
     precondition(found == requests.count, "found \(found) of \(requests.count)")
     try store.close()
+}
+
+/// Runs `body` (one lookup that finds one person) and prints its time and how much the
+/// resident memory grew ("warm-up: …"): what it keeps, since the heap's free memory is
+/// returned to the system before each reading (the store was built in this process).
+func warmUp(_ what: String, _ body: () throws -> Int) throws {
+    let resident = residentBytes(trimmed: true)
+    let clock = ContinuousClock(), before = clock.now
+    let found = try body()
+    let elapsed = clock.now - before
+    precondition(found == 1, "found \(found) people in the warm-up")
+    let grown = Double(residentBytes(trimmed: true) - resident) / 1_048_576
+    FileHandle.standardError.write(Data("warm-up, \(what): \(elapsed), resident memory +\(String(format: "%.1f", grown)) MiB\n".utf8))
+}
+
+/// The process's resident memory (`VmRSS` in `/proc/self/status`), in bytes; 0 without `/proc`.
+/// `trimmed`: after returning the heap's free memory to the system (`malloc_trim`).
+func residentBytes(trimmed: Bool) -> Int {
+    #if canImport(Glibc)
+    // glibc's `malloc_trim`, which the Glibc module does not declare.
+    if trimmed, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+        _ = unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)(0)
+    }
+    #endif
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+          let kibibytes = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" })[1]) else { return 0 }
+    return kibibytes * 1024
 }
 
 /// The upsert case: count ÷ 10 rows, half known, half new, into `count` people. With

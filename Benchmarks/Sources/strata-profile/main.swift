@@ -15,7 +15,8 @@
 // typed-sorted-fetch N (the same work through `@Model` objects); indexed-open N (the to-do
 // store with indexes on createdAt and name), indexed-age-ids N (the first fetch after open,
 // which builds the index, then a second) and indexed-sorted-fetch N; unique-email-lookup N (1,000
-// point lookups by unique email over N people, after one that builds the index) and upsert N
+// point lookups by unique email over N people, after one that builds the index and one that hashes
+// its keys, each printed with its time and resident memory) and upsert N
 // (N ÷ 10 rows by email, half new); observe N and history N print
 // figures of their own (fetched-results controller latency; persistent history's costs). Their stores are built, checkpointed
 // and reopened before the profiled call, so setup shows up outside `profiled…`.

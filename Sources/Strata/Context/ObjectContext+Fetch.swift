@@ -20,8 +20,8 @@ extension ObjectContext {
     }
 
     private func fetchUnchecked(_ request: FetchRequest, materialize: Bool) throws(StrataError) -> FetchedResults {
-        if let (probe, keys) = probedKeys(request) {
-            return FetchedResults(context: self, ids: .keys(keys, storeID: store.storeID, entityName: probe.layout.entity.name),
+        if let (probe, matches) = probedMatches(request) {
+            return FetchedResults(context: self, ids: .keys(matches.keys, storeID: store.storeID, entityName: probe.layout.entity.name),
                                   batchSize: request.fetchBatchSize, loadValues: !request.returnsObjectsAsFaults,
                                   layoutIndex: probe.layout.index, places: nil, materialize: materialize, prefetch: [])
         }
@@ -56,9 +56,12 @@ extension ObjectContext {
     /// The IDs of the objects matching `request`, in order.
     public func fetchObjectIDs(_ request: FetchRequest) throws(StrataError) -> [ObjectID] {
         try store.checkingDamage { () throws(StrataError) in
-            if let (probe, keys) = probedKeys(request) {
+            if let (probe, matches) = probedMatches(request) {
                 let entityName = probe.layout.entity.name
-                return keys.map { ObjectID(storeID: store.storeID, entityName: entityName, primaryKey: $0) }
+                switch matches {
+                case .one(let key): return [ObjectID(storeID: store.storeID, entityName: entityName, primaryKey: key)]
+                case .keys(let keys): return keys.map { ObjectID(storeID: store.storeID, entityName: entityName, primaryKey: $0) }
+                }
             }
             let (plan, version, items) = try matches(request)
             return plan.order(items, version: version).map { objectID(of: $0, plan: plan) }
@@ -68,7 +71,7 @@ extension ObjectContext {
     /// How many objects match `request` (offset and limit applied).
     public func count(for request: FetchRequest) throws(StrataError) -> Int {
         try store.checkingDamage { () throws(StrataError) in
-            if let (_, keys) = probedKeys(request) { return keys.count }
+            if let (_, matches) = probedMatches(request) { return matches.count }
             let (_, _, items) = try matches(request)
             let afterOffset = max(0, items.count - request.fetchOffset)
             return request.fetchLimit > 0 ? min(afterOffset, request.fetchLimit) : afterOffset
@@ -111,12 +114,12 @@ extension ObjectContext {
     /// The matches of `request` when a ``KeyProbe`` answers it from an index alone (offset
     /// and limit applied), or `nil` for the general path: off the context's queue (which
     /// reports the misuse), or with unsaved changes to the entity that the request includes.
-    private func probedKeys(_ request: FetchRequest) -> (KeyProbe, [Int64])? {
-        guard isOnQueue, let probe = KeyProbe(request, store: store, cache: &probeShape) else { return nil }
+    private func probedMatches(_ request: FetchRequest) -> (KeyProbe, ProbeMatches)? {
+        guard isOnQueueQuickly, let probe = KeyProbe(request, store: store, cache: &probeShape) else { return nil }
         if request.includesPendingChanges, !changed.isEmpty, changed.values.contains(where: { $0.layoutIndex == probe.layout.index }) {
             return nil
         }
-        return probe.keys(store.currentVersion).map { (probe, $0) }
+        return probe.matches(in: store).map { (probe, $0) }
     }
 
     private func matches(_ request: FetchRequest) throws(StrataError) -> (FetchPlan, StoreVersion, [FetchItem]) {

@@ -69,8 +69,10 @@ public final class ObjectContext: @unchecked Sendable {
     var foreignRegistry: [ObjectID: RegistryKey] = [:]
     @exclusivity(unchecked) var changed = ObjectMap()
     /// The last request shape a key probe resolved (see ``KeyProbe/Shape``): repeated point
-    /// lookups by the same key skip resolving the entity and the attribute again.
-    var probeShape: KeyProbe.Shape?
+    /// lookups by the same key skip resolving the entity and the attribute again. Only read
+    /// and written on the context's queue, by one probe at a time (no dynamic exclusivity
+    /// check per lookup).
+    @exclusivity(unchecked) var probeShape: KeyProbe.Shape?
     /// Each entity's property-name index, copied out of the store's layouts once so that a
     /// lookup by key does not go through the whole layout.
     let propertyIndexes: [[String: Int]]

@@ -18,6 +18,9 @@ final class LazyTableIndex: Sendable {
     let basis: [TableChunk]
     /// The index, once built.
     private let built: Locked<TableIndex?>
+    /// The built index once its first values are hashed (a key probe asked for them), for
+    /// probes to read without the lock or a copy of the index (see `LazyTableIndex+KeyProbe.swift`).
+    let probed = OnceSlot<ProbedIndex>()
 
     /// A pending index of `properties` over `chunks`.
     init(properties: [Int], basis chunks: [TableChunk]) {
@@ -31,6 +34,7 @@ final class LazyTableIndex: Sendable {
         properties = index.properties
         basis = index.basis
         built = Locked(index)
+        if index.hashedKeys != nil { probed.storeIfNil(ProbedIndex(index)) }
     }
 
     /// Whether the index describes `chunks` (the same list, not merely equal chunks).
@@ -41,6 +45,18 @@ final class LazyTableIndex: Sendable {
 
     /// Whether a reader has built the index (for tests and `--explain`).
     var isBuilt: Bool { built.withLock { $0 != nil } }
+
+    /// The built index with its first values hashed as `key`'s kind (see ``HashedKeys``): both
+    /// made now if this is their first use (other readers wait rather than repeat it).
+    /// - Complexity: O(1) once made; the first call is O(n log n) in the rows.
+    func hashedIndex(as key: ProbeKey, for table: borrowing EntityTable) -> TableIndex {
+        built.withLock { index in
+            var made = index ?? TableIndex(properties: properties, table: table)
+            made.hashingKeys(as: key)
+            index = made
+            return made
+        }
+    }
 
     /// The index of `table`'s rows: built now if this is its first use (other readers wait
     /// for that build rather than repeating it). A table that is not the one the index

@@ -17,7 +17,7 @@ final class TableChunk: Sendable {
     let lastKey: Int64
     /// The decoded columns, set once: at init for a chunk built in memory, at first read for
     /// one loaded from a snapshot.
-    let decoded = DecodedColumnsSlot()
+    let decoded = OnceSlot<DecodedColumns>()
     /// Where an undecoded chunk's columns come from; `nil` for a chunk built in memory.
     let pending: PendingDecode?
     /// Per-column statistics computed on first use by queries (see `ChunkSkipper`); a chunk

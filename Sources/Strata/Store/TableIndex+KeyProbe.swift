@@ -11,6 +11,15 @@ enum ProbeKey: Sendable, Hashable {
     /// An integer attribute's value.
     case integer(Int64)
 
+    /// The key of a string or integer value; `nil` for others (nil among them).
+    init?(_ value: AttributeValue) {
+        switch value {
+        case .string(let string): self = .string(string)
+        case .int(let integer): self = .integer(integer)
+        default: return nil
+        }
+    }
+
     /// The key as the value the predicate holds, for messages and `--explain`.
     var value: AttributeValue {
         switch self {

@@ -27,8 +27,19 @@ extension TableIndex {
     /// ``primaryKeys(matching:)`` under the name uniqueness checks and upserts call: they call
     /// only these two functions, so the index's layout can change behind them.
     /// - Complexity: O(log n + matches).
+    ///
+    /// Once a key probe has hashed the index's first values (``HashedKeys``), a first value
+    /// that no entry has, or (for a one-property index) that one entry has, is answered from
+    /// them without a search.
     func primaryKeys(equalTo values: [AttributeValue]) -> [Int64] {
         precondition(values.count == properties.count, "a probe gives one value per indexed property")
+        if let hashedKeys, let key = ProbeKey(values[0]) {
+            switch hashedKeys.match(key) {
+            case .none?: return []
+            case .one(let primaryKey)? where properties.count == 1: return [primaryKey]
+            default: break
+            }
+        }
         return primaryKeys(matching: values)
     }
 

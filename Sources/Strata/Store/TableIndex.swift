@@ -22,6 +22,9 @@ struct TableIndex: Sendable {
     private(set) var count: Int
     /// The table's chunks this index describes.
     private(set) var basis: [TableChunk]
+    /// The first values hashed, once a key probe has asked for them (see ``HashedKeys``);
+    /// every change to the entries changes them too.
+    private(set) var hashedKeys: HashedKeys?
 
     /// Builds the index of `table`'s rows.
     /// - Complexity: O(n log n) in the rows.
@@ -131,6 +134,23 @@ struct TableIndex: Sendable {
     mutating func apply(removing removals: [IndexEntry], adding additions: [IndexEntry], basis chunks: [TableChunk]) {
         basis = chunks
         guard !removals.isEmpty || !additions.isEmpty else { return }
+        applyToLeaves(removing: removals, adding: additions)
+        guard var hashed = hashedKeys else { return }
+        hashedKeys = nil
+        // The leaves are up to date: the table reads a key's one entry from them.
+        if hashed.apply(removing: removals, adding: additions, index: self) { hashedKeys = hashed }
+    }
+
+    /// Hashes the index's first values as `key`'s kind (see ``HashedKeys``), unless they
+    /// already are.
+    /// - Complexity: O(1) when they are; O(n) otherwise.
+    mutating func hashingKeys(as key: ProbeKey) {
+        guard hashedKeys == nil else { return }
+        hashedKeys = HashedKeys(self, as: key)
+    }
+
+    /// ``apply(removing:adding:basis:)``'s changes to the leaves.
+    private mutating func applyToLeaves(removing removals: [IndexEntry], adding additions: [IndexEntry]) {
         if leaves.isEmpty {
             replaceLeaves(0..<0, with: additions)
             return

@@ -72,6 +72,8 @@ import Testing
                         "\(label): index \(index.properties) of \(table.layout.entity.name) differs from its rebuild (\(got.count) vs \(expected.count) entries)")
             }
         }
+        // Key probes (`age == 5`, `name == 'cy'`) hash their index's keys: those too.
+        KeyProbeHashTests.checkHashedKeys(store, label)
     }
 
     /// Random requests: both stores give the same keys in the same order, and the same count.

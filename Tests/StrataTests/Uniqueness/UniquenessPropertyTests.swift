@@ -5,8 +5,8 @@ import Testing
 
 /// Random sequences of saves (under each merge policy), batch inserts, upserts, updates from
 /// a second context, deletes, and closes and reopens (with or without a checkpoint): after
-/// every step no two people share an email and the store equals a plain dictionary model
-/// that applies the documented rules.
+/// every step no two people share an email, the store equals a plain dictionary model
+/// that applies the documented rules, and a lookup by email finds the model's row.
 ///
 /// Knobs: `STRATA_UNIQUE_CASES` (seeds, default 4), `STRATA_UNIQUE_STEPS` (steps per seed,
 /// default 60), `STRATA_UNIQUE_SEED` (replay one seed printed by a failure).
@@ -170,6 +170,14 @@ import Testing
             #expect(!hasDuplicate(stored.values), "\(place): two people share an email")
             #expect(stored == model, "\(place): the store differs from the model\n store \(stored.sorted { $0.key < $1.key })\n model \(model.sorted { $0.key < $1.key })")
             if stored != model { return }
+            // A point lookup by email (a key probe, which hashes the constraint index's keys, so
+            // that later saves and upserts match and check through them) finds the model's row.
+            let wanted = pool[Int(random.next() % UInt64(pool.count))]
+            let lookup = fixture.context("lookup")
+            let found = try lookup.performAndWait {
+                try lookup.fetchObjectIDs(FetchRequest(entityName: "Person", predicate: try ObjectPredicate(format: "email == %@", wanted))).map(\.primaryKey)
+            }
+            #expect(found == model.filter { $0.value.email == wanted }.map(\.key).sorted(), "\(place): the lookup of \(wanted)")
         }
     }
 }

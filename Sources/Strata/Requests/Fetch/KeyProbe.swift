@@ -15,19 +15,22 @@ struct KeyProbe {
     /// and locates many rows better, and this is meant for unique keys).
     static let matchLimit = 64
 
-    let layout: EntityLayout
-    /// The attribute's position in the layout's properties.
-    let property: Int
-    /// The position of the index in the table's indexes.
-    let indexPosition: Int
+    /// The entity, attribute and index, resolved from the request's names.
+    let shape: Shape
     let key: ProbeKey
     let offset: Int
     let limit: Int
 
+    /// The entity's layout.
+    var layout: EntityLayout { shape.layout }
+
     /// What a probe resolves from a request's entity and key names alone: valid for the
     /// store's lifetime, since its layouts never change while it is open (the index's
     /// contents, which do, are read from the version each fetch reads).
-    struct Shape {
+    ///
+    /// A context keeps the last one it resolved, with the index it last read (a reference,
+    /// so that a probe neither copies the names nor resolves them again).
+    final class Shape {
         let entityName: String
         let key: String
         let layout: EntityLayout
@@ -36,6 +39,14 @@ struct KeyProbe {
         let type: AttributeType
         /// The position of the index in the table's indexes.
         let indexPosition: Int
+        /// The LSN of the version whose index a probe last read (``lastIndex``): while the
+        /// store's published LSN is that one, the published version is that version (the
+        /// store publishes only newer LSNs), so a probe reads the index without the version.
+        var lastLSN: UInt64 = 0
+        /// The index a probe last read. Weak: the version that holds it keeps it alive while
+        /// it is the published one, and a context must not keep an old version's index (and
+        /// the chunks it describes) alive after that.
+        weak var lastIndex: ProbedIndex?
 
         /// The shape of a lookup by `key` on `entityName` in `store`, or `nil` when no index
         /// leads with that attribute (or there is no such entity or attribute).
@@ -56,12 +67,13 @@ struct KeyProbe {
     /// The probe that answers `request` on `store`, or `nil` when the request has another
     /// shape or no index leads with its attribute. `cache` holds the last shape resolved
     /// (for a context's repeated lookups; it must only ever hold shapes of `store`).
-    init?(_ request: FetchRequest, store: PersistentStore, cache: inout Shape?) {
-        guard let predicate = request.predicate, case .comparison(let c) = predicate,
+    init?(_ request: borrowing FetchRequest, store: PersistentStore, cache: inout Shape?) {
+        // Borrowed: an initializer would otherwise take (so copy) the whole request.
+        guard request.sortKeys.isEmpty, request.propertiesToFetch == nil, request.relationshipKeyPathsForPrefetching.isEmpty,
+              request.fetchLimit >= 0, request.fetchOffset >= 0, request.fetchBatchSize >= 0,
+              case .comparison(let c)? = request.predicate,
               c.op == .equalTo, c.modifier == .direct, c.options.isEmpty,
-              case .keyPath(let path) = c.left, path.count == 1, case .constant(let value) = c.right,
-              request.sortKeys.isEmpty, request.propertiesToFetch == nil, request.relationshipKeyPathsForPrefetching.isEmpty,
-              request.fetchLimit >= 0, request.fetchOffset >= 0, request.fetchBatchSize >= 0 else { return nil }
+              case .keyPath(let path) = c.left, path.count == 1, case .constant(let value) = c.right else { return nil }
         let shape: Shape
         if let cached = cache, cached.key == path[0], cached.entityName == request.entityName {
             shape = cached
@@ -75,35 +87,65 @@ struct KeyProbe {
         case .int(let integer) where shape.type.isInteger: key = .integer(integer)
         default: return nil
         }
-        layout = shape.layout
-        property = shape.property
-        indexPosition = shape.indexPosition
+        self.shape = shape
         offset = request.fetchOffset
         limit = request.fetchLimit
     }
 
     /// The probe that answers `request` on `store`, or `nil`; see ``init(_:store:cache:)``.
-    init?(_ request: FetchRequest, store: PersistentStore) {
+    init?(_ request: borrowing FetchRequest, store: PersistentStore) {
         var cache: Shape?
         self.init(request, store: store, cache: &cache)
     }
 
-    /// The primary keys of the matches in `version`, ascending, offset and limit applied, or
-    /// `nil` when the general path must answer (more than ``matchLimit`` matches, an index
-    /// whose order cannot be searched). Builds the index if this is its first use.
-    /// - Complexity: O(log n + matches) once the index is built.
+    /// The primary keys of the matches in the newest version of `store`, ascending, offset
+    /// and limit applied, or `nil` when the general path must answer (more than
+    /// ``matchLimit`` matches, an index whose order cannot be searched). Builds the index if
+    /// this is its first use, and hashes its first values if this is the first probe through
+    /// it (``HashedKeys``). While no commit has been published since the shape's last read,
+    /// the index is read again without reading the version.
+    /// - Complexity: O(1) expected once built, for a key with one entry or none; O(log n +
+    ///   matches) for others.
+    func matches(in store: PersistentStore) -> ProbeMatches? {
+        if shape.lastLSN == store.lastLSN, let index = shape.lastIndex {
+            return trimmed(index.matches(of: key, limit: Self.matchLimit))
+        }
+        let version = store.currentVersion
+        let found = version.withTable(layout.index) { table -> ProbeMatches? in
+            let lazy = table.indexes[shape.indexPosition]
+            guard let probed = lazy.probedIndex(as: key, for: table) else {
+                // A table its index does not describe gets a search of an index made for it.
+                return lazy.index(for: table).primaryKeys(firstEqualTo: key, limit: Self.matchLimit).map(ProbeMatches.keys)
+            }
+            shape.lastLSN = version.lsn
+            shape.lastIndex = probed
+            return probed.matches(of: key, limit: Self.matchLimit)
+        }
+        return trimmed(found)
+    }
+
+    /// The primary keys of the matches in `version`; see ``matches(in:)``.
     func keys(_ version: StoreVersion) -> [Int64]? {
         let found = version.withTable(layout.index) { table in
-            table.indexes[indexPosition].index(for: table).primaryKeys(firstEqualTo: key, limit: Self.matchLimit)
+            table.indexes[shape.indexPosition].matches(of: key, in: table, limit: Self.matchLimit)
         }
-        guard let found else { return nil }
-        let start = min(offset, found.count)
-        let end = limit > 0 ? start + min(limit, found.count - start) : found.count
-        return start == 0 && end == found.count ? found : Array(found[start..<end])
+        return trimmed(found)?.keys
+    }
+
+    /// `found` with the offset and limit applied.
+    private func trimmed(_ found: ProbeMatches?) -> ProbeMatches? {
+        switch found {
+        case nil: return nil
+        case .one?: return offset == 0 ? found : .keys([])
+        case .keys(let keys)?:
+            let start = min(offset, keys.count)
+            let end = limit > 0 ? start + min(limit, keys.count - start) : keys.count
+            return start == 0 && end == keys.count ? found : .keys(Array(keys[start..<end]))
+        }
     }
 
     /// The names of the index's properties, most significant first.
     var indexNames: [String] {
-        layout.indexes[indexPosition].map { layout.properties[$0].name }
+        layout.indexes[shape.indexPosition].map { layout.properties[$0].name }
     }
 }

@@ -2,15 +2,15 @@ import Testing
 import StrataStorage
 @testable import Strata
 
-/// The slot a chunk keeps its decoded columns in: set once, first store wins, and it owns
+/// ``OnceSlot``, as a chunk keeps its decoded columns in it: set once, first store wins, and it owns
 /// what it holds (no leak, no early release).
-@Suite struct DecodedColumnsSlotTests {
+@Suite struct OnceSlotTests {
     static func columns(_ keys: [Int64]) -> DecodedColumns {
         DecodedColumns([ColumnChunk(values: .int64(keys)), ColumnChunk(values: .int64(keys.map { _ in 1 }))])
     }
 
     @Test func theFirstColumnsStoredWinAndLaterStoresAreDropped() {
-        let slot = DecodedColumnsSlot()
+        let slot = OnceSlot<DecodedColumns>()
         #expect(slot.load() == nil)
         let first = Self.columns([1, 2, 3])
         weak var loser: DecodedColumns?
@@ -28,7 +28,7 @@ import StrataStorage
     @Test func theSlotKeepsItsColumnsAliveAndReleasesThemWithItself() {
         weak var stored: DecodedColumns?
         do {
-            let slot = DecodedColumnsSlot()
+            let slot = OnceSlot<DecodedColumns>()
             do {
                 let columns = Self.columns([4, 5])
                 stored = columns
