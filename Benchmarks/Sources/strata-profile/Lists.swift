@@ -22,7 +22,7 @@ let itemsPerList = 1_000
 /// then the `rows` as items, 1,000 per list in key order, by batch inserts) and reopens it.
 func reopenedListsStore(_ directory: String) throws -> PersistentStore {
     let store = try PersistentStore.open(at: directory, schema: listsSchema, options: options)
-    _ = try store.execute(BatchInsertRequest(entityName: "TodoList", count: (count + itemsPerList - 1) / itemsPerList) { index, row in
+    _ = try store.execute(BatchInsertRequest(entityName: "TodoList", count: (rows.count + itemsPerList - 1) / itemsPerList) { index, row in
         row["title"] = .string("List \(index + 1)")
     })
     let items = rows
@@ -51,7 +51,7 @@ func reopenedListsStore(_ directory: String) throws -> PersistentStore {
                 characters &+= try item.string("name")?.utf8.count ?? 0
             }
         }
-        precondition(items == count, "read \(items) items through the lists, not \(count)")
+        precondition(items == rows.count, "read \(items) items through the lists, not \(rows.count)")
         return items &+ characters
     }
 }
