@@ -26,16 +26,22 @@ extension ObjectContext {
         var cursor = EntityTable.RowCursor(table)
         let places = keys.map { cursor.place(of: $0) }
         try store.snapshotDamage.check()
-        let layout = store.layouts[destination]
+        let columns = store.layouts[destination].columnAccess, storeID = store.storeID
         var objects: [ManagedObject] = []
         objects.reserveCapacity(keys.count)
+        // The chunk of the last place, with its row versions (most places share a chunk).
+        var current: (index: Int, chunk: TableChunk, versions: [Int64])?
         for (key, place) in zip(keys, places) {
-            let related = self.object(layoutIndex: destination, id: ObjectID(storeID: store.storeID, entityName: destinationName, primaryKey: key))
+            let related = self.object(layoutIndex: destination, id: ObjectID(storeID: storeID, entityName: destinationName, primaryKey: key))
             guard related.lifecycle != .deleted, related.lifecycle != .invalid else { continue }
             if let place, related.committed == nil, related.faultHint == nil, related.lifecycle == .persisted {
-                let chunk = table.chunks[place.chunk]
-                related.faultHint = FaultHint(row: RowValues(chunk: chunk, row: place.row, columns: layout.columnAccess),
-                                              rowVersion: chunk.version(at: place.row), fetchedLSN: version.lsn)
+                if current?.index != place.chunk {
+                    let chunk = table.chunks[place.chunk]
+                    current = (place.chunk, chunk, chunk.versions)
+                }
+                let (_, chunk, versions) = current.unsafelyUnwrapped
+                related.faultHint = FaultHint(row: RowValues(chunk: chunk, row: place.row, columns: columns),
+                                              rowVersion: UInt64(bitPattern: versions[place.row]), fetchedLSN: version.lsn)
             }
             objects.append(related)
         }
