@@ -223,4 +223,35 @@ import StrataTestSupport
             #expect(try again.map { try $0.string("name") } == (0..<1000).map { "item \($0 * 3)" })
         }
     }
+
+    /// A store whose snapshot damage is recorded (a chunk that failed its first decode,
+    /// ``SnapshotDamage``): reading a relationship throws that damage, and makes no object,
+    /// so no fault can hold a hint into placeholder columns.
+    @Test func aDamagedStoreThrowsBeforeAnyObjectIsMade() throws {
+        let fixture = try StoreFixture(Self.schema)
+        defer { fixture.remove() }
+        let writer = fixture.context()
+        let listID = try writer.performAndWait {
+            let list = try writer.insert("List")
+            for n in 0..<10 {
+                let item = try writer.insert("Item")
+                try item.setValue(.string("item \(n)"), forKey: "name")
+                try item.setObject(list, forKey: "list")
+            }
+            try writer.save()
+            return list.objectID
+        }
+        let store = try fixture.reopen()
+        let context = fixture.context()
+        try context.performAndWait { () throws in
+            let list = context.object(with: listID)
+            #expect(try list.objects(forKey: "items").count == 10)
+            store.snapshotDamage.record(StrataError(.corrupted, "forged for the test"), snapshot: "snapshot-test.snap", chunk: 0)
+            context.registry.removeAll()
+            let before = context.registry.count
+            let error = #expect(throws: StrataError.self) { try list.objects(forKey: "items") }
+            #expect(error?.code == .corrupted)
+            #expect(context.registry.count == before, "the damaged read made objects")
+        }
+    }
 }
