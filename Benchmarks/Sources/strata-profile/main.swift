@@ -17,7 +17,8 @@
 // which builds the index, then a second) and indexed-sorted-fetch N; unique-email-lookup N (1,000
 // point lookups by unique email over N people, after one that builds the index and one that hashes
 // its keys, each printed with its time and resident memory) and upsert N
-// (N ÷ 10 rows by email, half new); observe N and history N print
+// (N ÷ 10 rows by email, half new); list-items N (N items in lists of 1,000, every list's items
+// read through the to-many relationship, with each item's name); observe N and history N print
 // figures of their own (fetched-results controller latency; persistent history's costs). Their stores are built, checkpointed
 // and reopened before the profiled call, so setup shows up outside `profiled…`.
 //
@@ -36,7 +37,7 @@ let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
     FileHandle.standardError.write(Data(("usage: strata-profile insert|saves|snapshot-load|append|open|batch-insert|"
         + "batch-update|batch-delete|predicate-count|predicate-ids|sorted-fetch|name-sorted-fetch|typed-insert|typed-sorted-fetch|"
-        + "indexed-open|indexed-age-ids|indexed-sorted-fetch|unique-email-lookup|upsert|observe|history COUNT\n").utf8))
+        + "indexed-open|indexed-age-ids|indexed-sorted-fetch|unique-email-lookup|upsert|list-items|observe|history COUNT\n").utf8))
     exit(2)
 }
 let root = FileManager.default.temporaryDirectory
@@ -434,6 +435,11 @@ case "unique-email-lookup":
     try runUniqueLookup(directory, count: count)
 case "upsert":
     try runUpsert(directory, count: count)
+case "list-items":
+    let store = try reopenedListsStore(directory)
+    let read = try timed { try profiledListItems(store) }
+    precondition(read > count)
+    try store.close()
 case "observe":
     try measureObservation(directory: directory, count: count)
 case "history":

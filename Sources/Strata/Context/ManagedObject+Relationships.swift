@@ -44,15 +44,21 @@ extension ManagedObject {
     /// The objects of a to-many relationship, ordered by primary key, including this
     /// context's unsaved changes.
     ///
+    /// The objects are registered in the context; those not loaded yet come back as faults,
+    /// which remember where their rows are, so reading one's values later loads it without a
+    /// lookup (as a fetch's faults do) while the store has published nothing newer.
+    ///
+    /// - Throws: `.unknownKey` (also for a to-one key), `.misuse`; `.corrupted` when a chunk
+    ///   of the store's snapshot fails its first read.
     /// - Complexity: O(log n + the relationship's size) plus the context's changed objects:
     ///   the relationship is the destination rows whose inverse foreign key points here, read
     ///   through the index the store keeps on that key.
     public func objects(forKey key: String) throws(StrataError) -> [ManagedObject] {
         let context = try requireContext()
         let (relationship, inverseProperty, destination) = try context.toMany(key, of: self)
-        return try context.store.checkingDamage {
-            context.relatedObjects(of: self, destination: destination, inverseProperty: inverseProperty,
-                                   destinationName: relationship.destination)
+        return try context.store.checkingDamage { () throws(StrataError) in
+            try context.relatedObjects(of: self, destination: destination, inverseProperty: inverseProperty,
+                                       destinationName: relationship.destination)
         }
     }
 
@@ -97,49 +103,5 @@ extension ObjectContext {
             throw StrataError(.invalidSchema, "\(relationship.destination).\(relationship.inverse), the inverse of \(layout.entity.name).\(key), is not a to-one relationship.", entity: layout.entity.name, key: key)
         }
         return (relationship, inverse, destination.index)
-    }
-
-    /// The destination objects whose inverse key points at `object`: the store's rows,
-    /// corrected by this context's pending changes.
-    func relatedObjects(of object: ManagedObject, destination: Int, inverseProperty: Int,
-                        destinationName: String) -> [ManagedObject] {
-        let target = object.objectID.primaryKey
-        // The stored rows' keys: ascending and distinct as the index (sorted by value, then
-        // key) and the chunks (sorted by key) give them, which is checked as they come.
-        var keys: [Int64] = []
-        var ascending = true
-        func add(_ key: Int64) {
-            if let last = keys.last, key <= last { ascending = false }
-            keys.append(key)
-        }
-        if object.lifecycle != .inserted, let index = store.currentVersion.tables[destination].index(leadingWith: inverseProperty) {
-            index.forEach(in: PredicateRange(lower: .int(target), upper: .int(target))) { add($0) }
-        } else if object.lifecycle != .inserted {
-            let table = store.currentVersion.tables[destination]
-            let column = table.layout.properties[inverseProperty].column
-            for chunk in table.chunks {
-                guard case .int64(let values) = chunk.columns[column].values else { continue }
-                let validity = chunk.columns[column].validity
-                let pks = chunk.primaryKeys
-                for row in values.indices where values[row] == target && (validity?[row] ?? true) {
-                    add(pks[row])
-                }
-            }
-        }
-        // This context's pending changes: the objects that now point here, and those that
-        // no longer do (deleted, or pointed elsewhere).
-        var added: [Int64] = [], removed = Set<Int64>()
-        for candidate in changed.values where candidate.layoutIndex == destination {
-            let key = candidate.objectID.primaryKey
-            if candidate.lifecycle == .deleted { removed.insert(key); continue }
-            let value = candidate.pending[inverseProperty] ?? candidate.committed?[inverseProperty]
-            if value == .int(target) { added.append(key); removed.remove(key) } else if candidate.pending[inverseProperty] != nil { removed.insert(key) }
-        }
-        if !ascending || !added.isEmpty || !removed.isEmpty {
-            keys = Set(keys).union(added).subtracting(removed).sorted()
-        }
-        return keys.map {
-            self.object(layoutIndex: destination, id: ObjectID(storeID: store.storeID, entityName: destinationName, primaryKey: $0))
-        }.filter { $0.lifecycle != .deleted && $0.lifecycle != .invalid }
     }
 }
