@@ -9,19 +9,19 @@ internal import StrataStorage
 /// frame straight into the caller's buffer (in place when that buffer is the sealed bytes) and
 /// sealing in place at the end of the output.
 ///
-/// swift-crypto's public API (``AESGCMFileCipher``) copies each sealed payload into the
+/// swift-crypto's public API (`AESGCMFileCipher`) copies each sealed payload into the
 /// `Data` of a sealed box, schedules the key again, allocates the output and then has it
 /// copied into the caller's buffer: most of the cost of decrypting a snapshot at its first
 /// scan (`docs/PERFORMANCE.md`, "Issue 23: chunks and frames opened in place"). This cipher
 /// calls BoringSSL's AEAD interface, which swift-crypto links in but does not export, through
 /// the declarations of `CStrataAEAD` (`Sources/CStrataAEAD/include/strata_aead.h`): a rename
-/// there fails the link, never silently. The bytes are those of ``AESGCMFileCipher``, so a
+/// there fails the link, never silently. The bytes are those of `AESGCMFileCipher`, so a
 /// file sealed by either opens with the other (`InPlaceAESGCMFileCipherTests`).
-//
-// @unchecked Sendable: the context is written once, in init, and freed in deinit when no
-// caller holds the cipher any more; in between it is only passed, as a const pointer, to
-// BoringSSL's EVP_AEAD_CTX_seal and EVP_AEAD_CTX_open, which aead.h documents as safe to call
-// concurrently with each other on one context. `keyCheck` is an immutable array.
+///
+/// `@unchecked Sendable`: the context is made once, in `init`, and freed in `deinit`, when no
+/// caller holds the cipher any more; in between it is only passed, as a const pointer, to
+/// BoringSSL's `EVP_AEAD_CTX_seal` and `EVP_AEAD_CTX_open`, which its `aead.h` documents as safe
+/// to call concurrently with each other on one context. `keyCheck` is an immutable array.
 final class InPlaceAESGCMFileCipher: FileCipher, @unchecked Sendable {
     let keyCheck: [UInt8]
     /// The `EVP_AEAD_CTX` holding the file key's AES schedule and GHASH table.
