@@ -47,6 +47,10 @@ let package = Package(
         // Layer 1: one header-only C function, the CPU's CRC-32C instruction (Swift has no
         // intrinsic for it); CRC32C.swift falls back to portable Swift when the CPU lacks it.
         .target(name: "CCRC32C"),
+        // Layer 1: declarations (no code) of the five BoringSSL AEAD functions that
+        // StrataEncryption calls to open and seal in place; swift-crypto's `Crypto` product
+        // links their definitions (Sources/CStrataAEAD/include/strata_aead.h says why).
+        .target(name: "CStrataAEAD"),
         // Layer 2: bytes on disk — frames, log segments, snapshots, recovery, the I/O seam.
         .target(
             name: "StrataStorage",
@@ -64,7 +68,7 @@ let package = Package(
         // scripts/fuzz compiles those two by hand.
         .target(
             name: "StrataEncryption",
-            dependencies: ["Strata", "StrataStorage", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Strata", "StrataStorage", "CStrataAEAD", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         // Layer 7: typed models. The macros run in the compiler (a host plugin on

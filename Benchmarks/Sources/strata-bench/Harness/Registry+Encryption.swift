@@ -14,6 +14,7 @@ extension Registry {
         "observe-save-p50": .write, "observe-save-p99": .write,
         "indexed-sorted-fetch": .read, "indexed-age-ids": .read,
         "unique-email-lookup": .read, "upsert": .write,
+        "indexed-insert": .write, "list-items": .read,
     ]
 
     /// The encryption target of `workload`.
