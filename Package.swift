@@ -34,8 +34,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.1"..<"604.0.0"),
-        // AES-GCM and HKDF for StrataEncryption (already resolved for postgres-nio).
-        .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
+        // AES-GCM and HKDF for StrataEncryption (already resolved for postgres-nio). From 4.0:
+        // 3.x's `SymmetricKey` is not `Sendable`, which StrataEncryption's strict concurrency needs.
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.0.0"..<"5.0.0"),
     ],
     targets: [
         // Layer 1: Debian's liblz4-dev, wrapped by exactly one Swift file in StrataStorage.
