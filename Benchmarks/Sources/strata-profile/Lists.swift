@@ -1,22 +1,12 @@
 import Foundation
 import Strata
+import StrataBenchModels
 
-/// strata-bench's lists schema (`list-items`): `TodoList.items` ↔ `TodoItem.list`.
-let listsSchema = try! Schema {
-    Entity("TodoList") {
-        Attribute("title", .string)
-        Relationship("items", to: "TodoItem", inverse: "list", toMany: true, deleteRule: .cascade)
-    }
-    Entity("TodoItem") {
-        Attribute("name", .string)
-        Attribute("createdAt", .date)
-        Attribute("done", .bool)
-        Relationship("list", to: "TodoList", inverse: "items", deleteRule: .nullify)
-    }
-}
+/// strata-bench's lists schema (`list-items`).
+let listsSchema = ListsFixture.schema
 
 /// Items per list, as in strata-bench.
-let itemsPerList = 1_000
+let itemsPerList = ListsFixture.itemsPerList
 
 /// Builds a checkpointed lists store at `directory` as strata-bench's fixture does (the lists,
 /// then the `rows` as items, 1,000 per list in key order, by batch inserts) and reopens it.

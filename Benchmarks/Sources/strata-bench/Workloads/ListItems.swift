@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataBenchModels
 
 /// Issue 20: "1,000 lists × 1,000 items: read every list's items". The N to-do items are
 /// split into lists of 1,000 in id order (item `id` belongs to list `(id - 1) / 1000 + 1`;
@@ -12,7 +13,7 @@ import Strata
 /// with `todo(listId)` indexed (not timed).
 enum ListItems {
     /// Items per list.
-    static let perList = 1_000
+    static let perList = ListsFixture.itemsPerList
 
     static let workload = Workload(
         name: "list-items", group: "indexed", item: 20,
@@ -23,18 +24,7 @@ enum ListItems {
         judgedAgainst: .records)
 
     /// The lists and items schema: `TodoList.items` ↔ `TodoItem.list`.
-    static let schema: Schema = try! Schema {
-        Entity("TodoList") {
-            Attribute("title", .string)
-            Relationship("items", to: "TodoItem", inverse: "list", toMany: true, deleteRule: .cascade)
-        }
-        Entity("TodoItem") {
-            Attribute("name", .string)
-            Attribute("createdAt", .date)
-            Attribute("done", .bool)
-            Relationship("list", to: "TodoList", inverse: "items", deleteRule: .nullify)
-        }
-    }
+    static let schema: Schema = ListsFixture.schema
 
     /// How many lists `count` items make.
     static func listCount(_ count: Int) -> Int { (count + perList - 1) / perList }
