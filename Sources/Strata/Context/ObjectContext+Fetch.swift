@@ -72,8 +72,13 @@ extension ObjectContext {
     public func count(for request: FetchRequest) throws(StrataError) -> Int {
         try store.checkingDamage { () throws(StrataError) in
             if let (_, matches) = probedMatches(request) { return matches.count }
-            let (_, _, items) = try matches(request)
-            let afterOffset = max(0, items.count - request.fetchOffset)
+            let found: Int
+            if let counted = try savedCount(request) {
+                found = counted
+            } else {
+                found = try matches(request).2.count
+            }
+            let afterOffset = max(0, found - request.fetchOffset)
             return request.fetchLimit > 0 ? min(afterOffset, request.fetchLimit) : afterOffset
         }
     }
@@ -120,6 +125,17 @@ extension ObjectContext {
             return nil
         }
         return probe.matches(in: store).map { (probe, $0) }
+    }
+
+    /// The number of saved rows matching `request` (offset and limit not applied), counted
+    /// without listing them (``FetchPlan/count(_:)``), when no unsaved change of this context
+    /// can change it; `nil` otherwise, or when the predicate needs the reference evaluator.
+    private func savedCount(_ request: FetchRequest) throws(StrataError) -> Int? {
+        guard isOnQueue else {
+            throw StrataError(.misuse, "fetch was called off the context's queue; call it inside perform { } or performAndWait { }.", entity: request.entityName)
+        }
+        guard !request.includesPendingChanges || changed.isEmpty else { return nil }
+        return try FetchPlan(request, store: store).count(store.currentVersion)
     }
 
     private func matches(_ request: FetchRequest) throws(StrataError) -> (FetchPlan, StoreVersion, [FetchItem]) {

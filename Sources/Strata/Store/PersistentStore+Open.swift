@@ -223,13 +223,14 @@ extension PersistentStore {
 
 /// Turns a snapshot's chunks into table chunks that decode on first read.
 ///
-/// Recovery has already read every chunk into memory and verified its header and checksum
-/// (`verifyChecksums(deferringAuthentication: true)`), so a damaged snapshot fails the open as
-/// before; what open no longer does is authenticate and decrypt (an encrypted snapshot),
-/// decompress and decode the columns. Each chunk keeps its row count and key range (from the
-/// footer's statistics) and a reference to the verified, compressed image, which is freed
-/// once every chunk is decoded; a chunk that fails its first decode reports to the store's
-/// ``SnapshotDamage``.
+/// Recovery has already read every chunk and verified its header and checksum
+/// (`verifyChecksums(deferringAuthentication: true, keepingImage: false)`), so a damaged
+/// snapshot fails the open as before; what open no longer does is keep the chunks in memory,
+/// authenticate and decrypt (an encrypted snapshot), decompress and decode the columns. Each
+/// chunk keeps its row count and key range (from the footer's statistics) and a reference to
+/// the snapshot's chunk source, which reads the chunk from the open file at its first decode
+/// and verifies it again (its checksum, and its tag when encrypted) before decoding it; a
+/// chunk that fails its first decode reports to the store's ``SnapshotDamage``.
 enum SnapshotLoader {
     static func lazyChunks(_ snapshot: SnapshotReader, damage: SnapshotDamage) throws -> [TableChunk] {
         guard !snapshot.chunks.isEmpty else { return [] }

@@ -7,9 +7,11 @@ internal import StrataStorage
 /// Open verifies every chunk's checksum, so a chunk reaches its first decode damaged only if
 /// it was rewritten together with its checksum: an encrypted chunk whose GCM tag does not
 /// authenticate (tags are checked at a chunk's first read, `docs/FORMAT.md` §14.3), or a chunk
-/// its writer got wrong. The chunk then records the error here and hands its readers
-/// placeholder columns of the right shape, so that no loop indexes out of range; what they
-/// compute from them is never returned nor written, because:
+/// its writer got wrong; or if the file changed after the open (a chunk is read from the file
+/// again at its first decode, and its checksum verified again), or that read failed. The
+/// chunk then records the error here and hands its readers placeholder columns of the right
+/// shape, so that no loop indexes out of range; what they compute from them is never returned
+/// nor written, because:
 ///
 /// - every public operation that reads the store's rows ends with ``check()`` (through
 ///   ``PersistentStore/checkingDamage(_:)``), and throws this error instead of its result;

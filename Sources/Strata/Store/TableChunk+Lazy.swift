@@ -42,8 +42,48 @@ extension TableChunk {
                 columns = placeholderColumns(source.tables[source.chunks[pending.index].table])
             }
             let box = decoded.storeIfNil(DecodedColumns(columns))
-            slot = nil   // the snapshot image is freed once every chunk has let go of it
+            slot = nil   // the source (and its open file) is freed once every chunk has let go of it
+            pending.partial = []
             return box
+        }
+    }
+
+    /// The columns numbered `wanted` (every other column `nil` unless decoded before), without
+    /// decoding the chunk whole when it is not decoded yet: those of `wanted` not read before
+    /// are decoded alone (the chunk is still read, verified, authenticated and decompressed
+    /// whole, `SnapshotChunkSource.decode(_:only:)`) and kept for later calls, until a read of
+    /// every column decodes the chunk whole. A chunk already decoded answers from its columns.
+    ///
+    /// A failure is recorded and answered with placeholders, as by ``decodeNow()``.
+    func someColumns(_ wanted: [Int]) -> ChunkColumns {
+        if let box = decoded.load() { return .all(box) }
+        guard let pending else {
+            // Unreachable: a chunk without a pending decode stored its columns at init.
+            preconditionFailure("TableChunk without columns")
+        }
+        return pending.state.withLock { slot in
+            if let box = decoded.load() { return .all(box) }
+            // Not nil: the source is let go only after the columns were stored.
+            let source = slot!
+            let table = source.tables[source.chunks[pending.index].table]
+            if pending.partial.isEmpty { pending.partial = [ColumnChunk?](repeating: nil, count: table.columns.count) }
+            var mask = [Bool](repeating: false, count: table.columns.count)
+            var missing = false
+            for column in wanted where pending.partial[column] == nil {
+                mask[column] = true
+                missing = true
+            }
+            if missing {
+                let columns: [ColumnChunk?]
+                do {
+                    columns = try source.decode(pending.index, only: mask)
+                } catch {
+                    pending.damage.record(error, snapshot: source.name, chunk: pending.index)
+                    columns = placeholderColumns(table).map(Optional.some)
+                }
+                for column in mask.indices where mask[column] { pending.partial[column] = columns[column] }
+            }
+            return .some(pending.partial)
         }
     }
 
@@ -73,17 +113,48 @@ extension TableChunk {
 }
 
 /// An undecoded chunk's source, dropped once the chunk is decoded.
-final class PendingDecode: Sendable {
+///
+/// `@unchecked Sendable`: ``partial`` is read and written only under ``state``'s lock.
+final class PendingDecode: @unchecked Sendable {
     /// The source while the chunk is undecoded, `nil` after; the lock also serializes the
     /// first decode so that it runs once.
     let state: Locked<SnapshotChunkSource?>
     let index: Int
     /// Where a failed decode is recorded: the store's.
     let damage: SnapshotDamage
+    /// The columns ``TableChunk/someColumns(_:)`` decoded alone, by column number (`nil`
+    /// where not decoded; empty before the first such call and once the chunk is decoded
+    /// whole). Only under ``state``'s lock.
+    var partial: [ColumnChunk?] = []
 
     init(source: SnapshotChunkSource, index: Int, damage: SnapshotDamage) {
         state = Locked(source)
         self.index = index
         self.damage = damage
+    }
+}
+
+/// Some columns of a chunk, as ``TableChunk/someColumns(_:)`` returns them: all of a decoded
+/// chunk, or those decoded alone of one that is not (the others `nil`).
+enum ChunkColumns {
+    case all(DecodedColumns)
+    case some([ColumnChunk?])
+
+    /// Column number `column`, which the caller asked for.
+    @inline(__always) subscript(column: Int) -> ColumnChunk {
+        switch self {
+        case .all(let box): return box.columns[column]
+        case .some(let columns): return columns[column]!
+        }
+    }
+
+    /// The primary keys, ascending (the caller asked for the key column).
+    var primaryKeys: [Int64] {
+        switch self {
+        case .all(let box): return box.primaryKeys
+        case .some(let columns):
+            guard case .int64(let keys)? = columns[EntityLayout.primaryKeyColumn]?.values else { return [] }
+            return keys
+        }
     }
 }

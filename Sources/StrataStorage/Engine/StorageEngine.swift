@@ -401,8 +401,10 @@ public final class StorageEngine: @unchecked Sendable {
                 }
                 // Encrypted chunks are authenticated at their first decode, not here: the
                 // checksums catch every accidental change now, and a chunk rewritten together
-                // with its checksum fails the first read of it (docs/FORMAT.md, 14.3).
-                try reader.verifyChecksums(deferringAuthentication: true)
+                // with its checksum fails the first read of it (docs/FORMAT.md, 14.3). No image
+                // is kept: each chunk is read from the file again, and verified again, when first
+                // decoded, so the snapshot never needs to be resident whole.
+                try reader.verifyChecksums(deferringAuthentication: true, keepingImage: false)
             } catch let error as StorageError where error.code == .corrupted {
                 report.unusableSnapshots[name] = error.message
                 firstError = firstError ?? error

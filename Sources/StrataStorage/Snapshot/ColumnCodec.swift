@@ -56,10 +56,21 @@ enum ColumnCodec {
     ///
     /// - Complexity: O(`bytes.count`).
     static func decode(_ bytes: UnsafeRawBufferPointer, table: TableDescriptor, rows: Int) throws -> [ColumnChunk] {
+        try decode(bytes, table: table, rows: rows, only: nil).map { $0! }
+    }
+
+    /// Decodes the columns whose `wanted` entry is `true` (every column when `wanted` is
+    /// `nil`) and steps over the others: their headers, kinds, row counts and lengths are
+    /// checked as a full decode checks them, their values are neither copied nor checked
+    /// (a bytes column's offsets are read only for the length of its data). The result has
+    /// one entry per column of `table`, `nil` for each column not wanted.
+    ///
+    /// - Complexity: O(bytes of the wanted columns + number of columns).
+    static func decode(_ bytes: UnsafeRawBufferPointer, table: TableDescriptor, rows: Int, only wanted: [Bool]?) throws -> [ColumnChunk?] {
         var r = RawReader(bytes)
-        var columns: [ColumnChunk] = []
+        var columns: [ColumnChunk?] = []
         columns.reserveCapacity(table.columns.count)
-        for descriptor in table.columns {
+        for (index, descriptor) in table.columns.enumerated() {
             let header = try r.take(8)
             guard let kind = ColumnKind(rawValue: header[0]), kind == descriptor.kind else {
                 throw DecodeError("column \(descriptor.name) has the wrong type")
@@ -70,6 +81,21 @@ enum ColumnCodec {
             guard n == rows, hasValidity <= 1 else { throw DecodeError("column \(descriptor.name) has \(n) rows, expected \(rows)") }
             guard kind == .int64 || encoding == plainEncoding else {
                 throw DecodeError("column \(descriptor.name) uses encoding \(encoding), unknown to this version")
+            }
+            if let wanted, !wanted[index] {
+                if hasValidity == 1 { _ = try r.take((n + 7) / 8) }
+                switch kind {
+                case .bool: _ = try r.take((n + 7) / 8)
+                case .int64:
+                    guard encoding == deltaEncoding || encoding == plainEncoding else { throw DecodeError("unknown integer encoding") }
+                    _ = try r.take(n * 8)
+                case .double: _ = try r.take(n * 8)
+                case .bytes:
+                    let offsets = try r.take((n + 1) * 4)
+                    _ = try r.take(Int(UInt32(littleEndian: offsets.loadUnaligned(fromByteOffset: n * 4, as: UInt32.self))))
+                }
+                columns.append(nil)
+                continue
             }
             let validity = hasValidity == 1 ? readBitmap(try r.take((n + 7) / 8), count: n) : nil
             let values: ColumnValues

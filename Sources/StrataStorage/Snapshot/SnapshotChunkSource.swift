@@ -1,19 +1,31 @@
-/// A snapshot's chunks as read and checksummed at open, kept compressed in memory and
-/// decoded one at a time when the layer above first needs each (`docs/FORMAT.md` §5 is the
-/// layout; nothing here reads the file).
+/// A snapshot's chunks as checksummed at open, decoded one at a time when the layer above
+/// first needs each (`docs/FORMAT.md` §5 is the layout).
 ///
-/// It holds the whole verified chunk region as one byte array (the snapshot's size, less
-/// header and footer), which is freed when the last holder of the source lets go: the layer
-/// above drops its reference to a chunk's source once that chunk is decoded.
+/// The chunks come from one of two places (``Bytes``): the verified chunk region kept in
+/// memory as one byte array (freed when the last holder of the source lets go: the layer
+/// above drops its reference to a chunk's source once that chunk is decoded), or the
+/// snapshot's open file, from which each decode reads its chunk again and verifies its header
+/// and checksum again before using any of it, so that nothing but the chunks being decoded is
+/// resident.
 ///
 /// Every chunk's header and checksum were verified before the source was made, so a flipped
-/// bit on disk is found at open, never at a later decode. What a decode still checks can only
-/// fail for a chunk rewritten together with its checksum: an encrypted chunk whose GCM tag
-/// does not authenticate (when the open deferred authentication to the first decode,
+/// bit on disk is found at open, never at a later decode (one made on disk after the open is
+/// found by the decode's own check). What a decode still checks can otherwise only fail for a
+/// chunk rewritten together with its checksum: an encrypted chunk whose GCM tag does not
+/// authenticate (when the open deferred authentication to the first decode,
 /// `SnapshotReader.verifyChecksums(deferringAuthentication:)`), or a chunk whose decompressed
 /// size or column layout its writer got wrong. Either throws a `corrupted` error naming the
 /// chunk; nothing of it is returned.
 public final class SnapshotChunkSource: Sendable {
+    /// Where a source's chunks are read from.
+    enum Bytes: Sendable {
+        /// The verified chunk region, in memory.
+        case image(VerifiedImage)
+        /// The snapshot's open file; `cipher` is its file cipher when it is encrypted (every
+        /// chunk is then authenticated by its decode).
+        case file(any FileHandle, cipher: (any FileCipher)?)
+    }
+
     /// The snapshot's file name.
     public let name: String
     let path: String
@@ -21,38 +33,79 @@ public final class SnapshotChunkSource: Sendable {
     public let tables: [TableDescriptor]
     /// Its chunks, in file order (as ``SnapshotReader/chunks``).
     public let chunks: [SnapshotChunkInfo]
-    private let image: VerifiedImage
+    private let bytes: Bytes
 
-    init(name: String, path: String, tables: [TableDescriptor], chunks: [SnapshotChunkInfo], image: VerifiedImage) {
+    init(name: String, path: String, tables: [TableDescriptor], chunks: [SnapshotChunkInfo], bytes: Bytes) {
         self.name = name
         self.path = path
         self.tables = tables
         self.chunks = chunks
-        self.image = image
+        self.bytes = bytes
     }
 
-    /// Bytes held in memory: the verified, still compressed chunk region.
-    public var residentBytes: Int { image.bytes.count }
+    /// Bytes held in memory: the verified, still compressed chunk region, or 0 when the
+    /// chunks are read from the file at each decode.
+    public var residentBytes: Int {
+        if case .image(let image) = bytes { return image.bytes.count }
+        return 0
+    }
 
     /// Whether the chunks are encrypted and still sealed: each is authenticated and
     /// decrypted by its first ``decode(_:)``.
-    public var authenticatesAtDecode: Bool { image.sealedUnder != nil }
+    public var authenticatesAtDecode: Bool {
+        switch bytes {
+        case .image(let image): return image.sealedUnder != nil
+        case .file(_, let cipher): return cipher != nil
+        }
+    }
 
     /// Authenticates and decrypts (for a sealed encrypted chunk), decompresses and decodes
-    /// chunk number `index` (into ``chunks``).
+    /// chunk number `index` (into ``chunks``); a source reading the file reads the chunk and
+    /// verifies its header and checksum first.
     ///
-    /// Safe to call from several threads at once (the source is immutable).
+    /// Safe to call from several threads at once (the source is immutable; reads are
+    /// positional).
     ///
     /// - Throws: ``StorageError/Code/corrupted`` naming the chunk's offset when it does not
-    ///   authenticate, its bytes do not decompress to the declared size or its columns do
-    ///   not decode.
+    ///   verify or authenticate, its bytes do not decompress to the declared size or its
+    ///   columns do not decode; ``StorageError/Code/io`` when reading it fails.
     /// - Complexity: O(rows in the chunk).
     public func decode(_ index: Int) throws -> [ColumnChunk] {
+        try decode(index, only: nil).map { $0! }
+    }
+
+    /// ``decode(_:)`` of the columns whose `wanted` entry is `true` only (all when `nil`):
+    /// the chunk is read, verified, authenticated and decompressed whole as by ``decode(_:)``,
+    /// and only the wanted columns are decoded (``ColumnCodec``); the result has one entry per
+    /// column of the chunk's table, `nil` for those not wanted.
+    ///
+    /// - Throws: as ``decode(_:)``.
+    public func decode(_ index: Int, only wanted: [Bool]?) throws -> [ColumnChunk?] {
         let info = chunks[index]
-        let start = Int(info.offset - image.start)
-        return try image.bytes.withUnsafeBytes { all in
-            try Self.decodeVerified(UnsafeRawBufferPointer(rebasing: all[start..<start + info.length]), info, index,
-                                    table: tables[info.table], name: name, path: path, sealedUnder: image.sealedUnder)
+        switch bytes {
+        case .image(let image):
+            let start = Int(info.offset - image.start)
+            return try image.bytes.withUnsafeBytes { all in
+                try Self.decodeVerified(UnsafeRawBufferPointer(rebasing: all[start..<start + info.length]), info, index,
+                                        table: tables[info.table], name: name, path: path, sealedUnder: image.sealedUnder,
+                                        only: wanted)
+            }
+        case .file(let handle, let cipher):
+            return try withUnsafeTemporaryAllocation(byteCount: info.length, alignment: 16) { buffer in
+                let read = try WriteAheadLog.wrap("Reading snapshot \(name)") { () throws -> Int in
+                    var done = 0
+                    while done < buffer.count {
+                        let n = try handle.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: info.offset + Int64(done))
+                        if n == 0 { break }
+                        done += n
+                    }
+                    return done
+                }
+                let stored = UnsafeRawBufferPointer(rebasing: buffer[..<read])
+                _ = try SnapshotReader.checkStored(stored, info, encrypted: cipher != nil, name: name, path: path)
+                return try Self.decodeVerified(stored, info, index, table: tables[info.table], name: name, path: path,
+                                               sealedUnder: cipher, only: wanted)
+            }
         }
     }
 
@@ -63,16 +116,24 @@ public final class SnapshotChunkSource: Sendable {
     static func decodeVerified(_ bytes: UnsafeRawBufferPointer, _ info: SnapshotChunkInfo, _ index: Int,
                                table: TableDescriptor, name: String, path: String,
                                sealedUnder cipher: (any FileCipher)?) throws -> [ColumnChunk] {
+        try decodeVerified(bytes, info, index, table: table, name: name, path: path, sealedUnder: cipher, only: nil).map { $0! }
+    }
+
+    /// ``decodeVerified(_:_:_:table:name:path:sealedUnder:)`` of the columns whose `wanted`
+    /// entry is `true` (all when `nil`); `nil` for each column not wanted.
+    static func decodeVerified(_ bytes: UnsafeRawBufferPointer, _ info: SnapshotChunkInfo, _ index: Int,
+                               table: TableDescriptor, name: String, path: String,
+                               sealedUnder cipher: (any FileCipher)?, only wanted: [Bool]?) throws -> [ColumnChunk?] {
         let compressed = bytes[20] & SnapshotLayout.compressedFlag != 0
         let payload = UnsafeRawBufferPointer(rebasing: bytes[SnapshotLayout.chunkHeaderSize...])
         guard bytes[20] & SnapshotLayout.encryptedFlag != 0 else {
-            return try decodePayload(payload, compressed: compressed, info, index, table: table, name: name, path: path)
+            return try decodePayload(payload, compressed: compressed, info, index, table: table, name: name, path: path, only: wanted)
         }
         let plaintextLength = payload.count - EncryptionHeader.tagLength
         guard let cipher else {
             // Decrypted in place at open: the plaintext, then the unused tag.
             return try decodePayload(UnsafeRawBufferPointer(rebasing: payload[..<plaintextLength]), compressed: compressed,
-                                     info, index, table: table, name: name, path: path)
+                                     info, index, table: table, name: name, path: path, only: wanted)
         }
         return try withUnsafeTemporaryAllocation(byteCount: plaintextLength, alignment: 16) { plaintext in
             guard cipher.open(payload, nonce: UInt64(index), associatedData: UnsafeRawBufferPointer(rebasing: bytes[0..<24]),
@@ -80,16 +141,16 @@ public final class SnapshotChunkSource: Sendable {
                 throw StorageError(.corrupted, "Snapshot \(name) is damaged (encrypted chunk #\(index) does not authenticate) at byte \(info.offset). Its checksum matches, so the chunk was rewritten together with its checksum, by someone or something without the store's key: this is not a bit flip. Restore the store from a backup.", file: path, offset: info.offset)
             }
             return try decodePayload(UnsafeRawBufferPointer(plaintext), compressed: compressed, info, index,
-                                     table: table, name: name, path: path)
+                                     table: table, name: name, path: path, only: wanted)
         }
     }
 
     /// Decompresses (straight from `stored`, when `compressed`) and decodes a chunk's payload.
     private static func decodePayload(_ stored: UnsafeRawBufferPointer, compressed: Bool, _ info: SnapshotChunkInfo, _ index: Int,
-                                      table: TableDescriptor, name: String, path: String) throws -> [ColumnChunk] {
-        func decodeColumns(_ raw: UnsafeRawBufferPointer) throws -> [ColumnChunk] {
+                                      table: TableDescriptor, name: String, path: String, only wanted: [Bool]?) throws -> [ColumnChunk?] {
+        func decodeColumns(_ raw: UnsafeRawBufferPointer) throws -> [ColumnChunk?] {
             do {
-                return try ColumnCodec.decode(raw, table: table, rows: info.rowCount)
+                return try ColumnCodec.decode(raw, table: table, rows: info.rowCount, only: wanted)
             } catch {
                 throw StorageError(.corrupted, "Snapshot \(name) chunk #\(index) does not decode (\(error)).", file: path, offset: info.offset)
             }

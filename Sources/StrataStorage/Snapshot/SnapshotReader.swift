@@ -29,6 +29,9 @@ public final class SnapshotReader: Sendable {
     private let path: String
     /// Set by ``verifyChecksums()``; ``readChunk(_:)`` decodes from it instead of the file.
     private let verifiedImage = Locked<VerifiedImage?>(nil)
+    /// Set by ``verifyChecksums(deferringAuthentication:keepingImage:)`` when it verified every
+    /// chunk without keeping the image; ``takeVerifiedChunks()`` then hands over the file.
+    private let verifiedOnDisk = Locked(false)
     /// For an encrypted snapshot, its file cipher (the key already checked).
     private let fileCipher: (any FileCipher)?
 
@@ -209,13 +212,20 @@ public final class SnapshotReader: Sendable {
     /// Images at least this large are decrypted on every core at open (1 MiB).
     static let parallelDecryptionBytes = 1 << 20
 
-    /// Checks every chunk's header and checksum without decoding the columns, reading the
-    /// whole chunk region with one read; for an encrypted snapshot, also authenticates and
-    /// decrypts every chunk, unless `deferringAuthentication`.
+    /// Checks every chunk's header and checksum without decoding the columns; for an encrypted
+    /// snapshot, also authenticates and decrypts every chunk, unless `deferringAuthentication`.
     ///
-    /// The verified bytes are kept in memory, and later ``readChunk(_:)`` calls decode from
-    /// them, so opening a store reads and checksums each chunk once. Call
-    /// ``releaseVerifiedImage()`` once the chunks are loaded to free that memory.
+    /// With `keepingImage` (the default), the whole chunk region is read with one read and the
+    /// verified bytes are kept in memory, and later ``readChunk(_:)`` calls decode from them,
+    /// so each chunk is read and checksummed once. Call ``releaseVerifiedImage()`` once the
+    /// chunks are loaded to free that memory.
+    ///
+    /// Without it (a store's open), the region is read in windows of at most
+    /// ``verificationWindowBytes`` and nothing is kept: the snapshot's size never needs to be
+    /// resident at once, and each later read of a chunk (``readChunk(_:)``, or the source
+    /// ``takeVerifiedChunks()`` hands over) reads it from the file again and verifies its
+    /// header and checksum again before using a byte of it. An encrypted snapshot that does not
+    /// defer authentication keeps its decrypted image whatever `keepingImage` says.
     ///
     /// With `deferringAuthentication` (a store's open: `docs/FORMAT.md` §14.3), an encrypted
     /// chunk's GCM tag is checked only when the chunk is first decoded (``readChunk(_:)``,
@@ -226,9 +236,21 @@ public final class SnapshotReader: Sendable {
     ///
     /// - Throws: ``StorageError/Code/corrupted`` naming the first bad chunk's offset.
     /// - Complexity: O(file size).
-    public func verifyChecksums(deferringAuthentication: Bool = false) throws {
+    public func verifyChecksums(deferringAuthentication: Bool = false, keepingImage: Bool = true) throws {
+        try verifyChecksums(deferringAuthentication: deferringAuthentication, keepingImage: keepingImage,
+                            windowBytes: Self.verificationWindowBytes)
+    }
+
+    /// ``verifyChecksums(deferringAuthentication:keepingImage:)`` reading at most
+    /// `windowBytes` at once without an image (tests use small windows).
+    func verifyChecksums(deferringAuthentication: Bool, keepingImage: Bool, windowBytes: Int) throws {
         guard let first = chunks.first, let last = chunks.last else { return }
         let start = first.offset, end = last.offset + Int64(last.length)
+        if !keepingImage, fileCipher == nil || deferringAuthentication {
+            try verifyInWindows(total: end - start, windowBytes: windowBytes)
+            verifiedOnDisk.withLock { $0 = true }
+            return
+        }
         var bytes = try readRange(count: Int(end - start), at: start)
         guard bytes.count == Int(end - start) else {
             throw corrupt(last, "file cut short: \(bytes.count) of the \(end - start) chunk bytes the index lists")
@@ -250,9 +272,61 @@ public final class SnapshotReader: Sendable {
         verifiedImage.withLock { $0 = VerifiedImage(start: start, bytes: bytes, sealedUnder: nil) }
     }
 
+    /// The most ``verifyChecksums(deferringAuthentication:keepingImage:)`` reads at once when
+    /// it keeps no image (1 MiB; a larger chunk is read alone).
+    static let verificationWindowBytes = 1 << 20
+
+    /// Checks every chunk's header and checksum, reading consecutive chunks together in
+    /// windows of at most `windowBytes` (or the largest chunk, when larger) into one buffer
+    /// reused for each; `total` is the chunk region's length.
+    private func verifyInWindows(total: Int64, windowBytes: Int) throws {
+        let chunks = self.chunks
+        let largest = chunks.map(\.length).max() ?? 0
+        let capacity = max(largest, min(windowBytes, Int(total)))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(capacity, 1), alignment: 16)
+        defer { buffer.deallocate() }
+        var next = 0
+        while next < chunks.count {
+            // The window: chunk `next` and those after it that are contiguous and still fit.
+            let from = chunks[next].offset
+            var end = next + 1
+            while end < chunks.count, chunks[end].offset == chunks[end - 1].offset + Int64(chunks[end - 1].length),
+                  chunks[end].offset + Int64(chunks[end].length) - from <= Int64(capacity) {
+                end += 1
+            }
+            let length = Int(chunks[end - 1].offset + Int64(chunks[end - 1].length) - from)
+            let window = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length])
+            let read = try readFully(into: window, at: from)
+            for info in chunks[next..<end] {
+                let at = Int(info.offset - from)
+                guard at + info.length <= read else {
+                    let got = from + Int64(read) - chunks[0].offset
+                    throw corrupt(chunks[chunks.count - 1], "file cut short: \(got) of the \(total) chunk bytes the index lists")
+                }
+                _ = try checkStored(UnsafeRawBufferPointer(rebasing: window[at..<at + info.length]), info)
+            }
+            next = end
+        }
+    }
+
+    /// Reads up to `buffer.count` bytes at `offset`, looping over short reads; returns how
+    /// many were read (fewer only at the end of the file).
+    private func readFully(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
+        try WriteAheadLog.wrap("Reading snapshot \(name)") {
+            var done = 0
+            while done < buffer.count {
+                let n = try handle.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: offset + Int64(done))
+                if n == 0 { break }
+                done += n
+            }
+            return done
+        }
+    }
+
     /// Frees the image kept by ``verifyChecksums()``; later reads go to the file again.
     public func releaseVerifiedImage() {
         verifiedImage.withLock { $0 = nil }
+        verifiedOnDisk.withLock { $0 = false }
     }
 
     private func corrupt(_ info: SnapshotChunkInfo, _ reason: String) -> StorageError {
@@ -269,13 +343,25 @@ public final class SnapshotReader: Sendable {
     ///
     /// - Returns: whether the payload (the bytes after the 28-byte header) is compressed.
     private func checkStored(_ bytes: UnsafeRawBufferPointer, _ info: SnapshotChunkInfo) throws -> Bool {
+        try Self.checkStored(bytes, info, encrypted: fileCipher != nil, name: name, path: path)
+    }
+
+    /// Checks a stored chunk (header included) of the snapshot `name` at `path` against its
+    /// entry in the index, and its checksum, in place.
+    ///
+    /// - Returns: whether the payload (the bytes after the 28-byte header) is compressed.
+    /// - Throws: ``StorageError/Code/corrupted`` naming the chunk's offset.
+    static func checkStored(_ bytes: UnsafeRawBufferPointer, _ info: SnapshotChunkInfo, encrypted: Bool,
+                            name: String, path: String) throws -> Bool {
+        func corrupt(_ info: SnapshotChunkInfo, _ reason: String) -> StorageError {
+            StorageError(.corrupted, "Snapshot \(name) is damaged (\(reason)) at byte \(info.offset). Strata will fall back to an older snapshot when one is kept; otherwise restore from a backup.", file: path, offset: info.offset)
+        }
         guard bytes.count == info.length, bytes.count >= SnapshotLayout.chunkHeaderSize else { throw corrupt(info, "chunk cut short") }
         func u32(_ at: Int) -> UInt32 { UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
         guard u32(0) == SnapshotLayout.chunkMagic, Int(u32(4)) == info.table,
               Int(u32(8)) == info.rowCount else { throw corrupt(info, "chunk header does not match the index") }
         let storedLength = Int(u32(12)), rawLength = Int(u32(16))
         let flags = bytes[20]
-        let encrypted = fileCipher != nil
         let expectedFlags = encrypted ? SnapshotLayout.encryptedFlag : 0
         guard storedLength == info.length - SnapshotLayout.chunkHeaderSize, rawLength == info.rawLength,
               flags & ~SnapshotLayout.compressedFlag == expectedFlags,
@@ -288,14 +374,21 @@ public final class SnapshotReader: Sendable {
         return compressed
     }
 
-    /// Hands over the chunk bytes that ``verifyChecksums()`` read and verified, as a source
-    /// that decodes any chunk on demand without this reader (nor its open file); the reader
-    /// forgets them (later ``readChunk(_:)`` calls read the file again).
+    /// Hands over the chunks that ``verifyChecksums(deferringAuthentication:keepingImage:)``
+    /// verified, as a source that decodes any chunk on demand without this reader: the
+    /// verified image when that call kept one (the reader forgets it; later ``readChunk(_:)``
+    /// calls read the file again), or else this reader's open file, from which the source
+    /// reads each chunk again and verifies it again before decoding it.
     ///
-    /// - Returns: `nil` when ``verifyChecksums()`` has not run or the image was released.
+    /// - Returns: `nil` when the checksums have not been verified, or when the verified
+    ///   chunks were already taken or released.
     public func takeVerifiedChunks() -> SnapshotChunkSource? {
-        guard let image = verifiedImage.withLock({ image in defer { image = nil }; return image }) else { return nil }
-        return SnapshotChunkSource(name: name, path: path, tables: tables, chunks: chunks, image: image)
+        if let image = verifiedImage.withLock({ image in defer { image = nil }; return image }) {
+            return SnapshotChunkSource(name: name, path: path, tables: tables, chunks: chunks, bytes: .image(image))
+        }
+        guard verifiedOnDisk.withLock({ verified in defer { verified = false }; return verified }) else { return nil }
+        return SnapshotChunkSource(name: name, path: path, tables: tables, chunks: chunks,
+                                   bytes: .file(handle, cipher: fileCipher))
     }
 }
 

@@ -30,8 +30,18 @@ import StrataStorage
         return (fixture, before)
     }
 
+    /// Chunks of which nothing is decoded: neither the whole chunk nor any column alone
+    /// (`TableChunk.someColumns`).
     static func undecoded(_ table: EntityTable) -> Int {
-        table.chunks.filter { $0.decoded.load() == nil }.count
+        table.chunks.filter { chunk in
+            chunk.decoded.load() == nil && chunk.pending.map { pending in pending.state.withLock { _ in pending.partial.isEmpty } } ?? false
+        }.count
+    }
+
+    /// The column numbers decoded alone of an undecoded chunk (`TableChunk.someColumns`).
+    static func columnsDecodedAlone(_ chunk: TableChunk) -> [Int] {
+        guard let pending = chunk.pending else { return [] }
+        return pending.state.withLock { _ in pending.partial.indices.filter { pending.partial[$0] != nil } }
     }
 
     @Test func openDecodesNothingAndKnowsEachChunksKeyRange() throws {
@@ -138,5 +148,74 @@ import StrataStorage
         let store = try PersistentStore.open(at: path, schema: Self.schema)
         #expect(TailAppendTests.contents(store.currentVersion, 0) == before)
         try store.close()
+    }
+
+    /// The open keeps no copy of the snapshot (issue 21): each chunk is read from the file at
+    /// its first decode and its checksum verified again there, so a chunk damaged on disk
+    /// after the open is refused by the first read of it (the store's damage, `corrupted`),
+    /// never decoded from a copy made at open, while reads that skip it still work.
+    @Test func theOpenKeepsNoImageAndAFirstReadVerifiesItsChunk() throws {
+        let (fixture, _) = try Self.reopenedFromSnapshot()
+        defer { fixture.remove() }
+        let table = fixture.store.currentVersion.tables[0]
+        for chunk in table.chunks {
+            #expect(chunk.pending?.state.withLock { $0?.residentBytes } == 0, "the open kept the snapshot in memory")
+        }
+        let path = fixture.directory.path
+        let snapshot = try #require(try FileManager.default.contentsOfDirectory(atPath: path).first { $0.hasSuffix(".snap") })
+        let last = try #require(try SnapshotReader(fileSystem: PosixFileSystem(), directory: path, name: snapshot).chunks.last)
+        // One byte of the last chunk changed in place (the open store's file).
+        let file = try #require(FileHandle(forUpdatingAtPath: "\(path)/\(snapshot)"))
+        try file.seek(toOffset: UInt64(last.offset) + UInt64(last.length / 2))
+        let byte = try #require(try file.read(upToCount: 1))
+        try file.seek(toOffset: UInt64(last.offset) + UInt64(last.length / 2))
+        try file.write(contentsOf: Data([byte[0] ^ 0x10]))
+        try file.close()
+        let context = fixture.context()
+        // The footer's statistics skip every chunk but the first: the damaged one is not read.
+        let low = try context.performAndWait {
+            try context.count(for: FetchRequest(entityName: "Item", predicate: try ObjectPredicate(format: "count <= 100")))
+        }
+        #expect(low == (1...100).filter { $0 % 3 != 0 }.count)
+        #expect(Self.undecoded(table) == table.chunks.count - 1)
+        let error = #expect(throws: StrataError.self) {
+            try context.performAndWait {
+                try context.count(for: FetchRequest(entityName: "Item", predicate: try ObjectPredicate(format: "done == true")))
+            }
+        }
+        #expect(error?.code == .corrupted)
+        #expect(error?.message.contains("checksum mismatch") == true, "\(error.map(String.init(describing:)) ?? "")")
+    }
+
+    /// A compiled predicate decodes only the key column and the columns it compares, of the
+    /// chunks it does not skip (issue 21: a one-shot count of `age` does not decode names);
+    /// the chunk is decoded whole, to the same values, at the first read of everything.
+    @Test func aCompiledPredicateDecodesOnlyTheColumnsItReads() throws {
+        let (fixture, before) = try Self.reopenedFromSnapshot()
+        defer { fixture.remove() }
+        let table = fixture.store.currentVersion.tables[0]
+        let layout = try fixture.store.layout(named: "Item")
+        let count = try #require(layout.propertyIndex["count"].map { layout.properties[$0].column })
+        let done = try #require(layout.propertyIndex["done"].map { layout.properties[$0].column })
+        let context = fixture.context()
+        let found = try context.performAndWait {
+            try context.count(for: FetchRequest(entityName: "Item", predicate: try ObjectPredicate(format: "count >= 4900")))
+        }
+        #expect(found == (4_900...Self.rows).filter { $0 % 3 != 0 }.count)
+        let last = try #require(table.chunks.last)
+        #expect(last.decoded.load() == nil, "the count decoded the whole chunk")
+        #expect(Self.columnsDecodedAlone(last) == [EntityLayout.primaryKeyColumn, count])
+        // A second predicate adds its column to those already decoded.
+        let both = try context.performAndWait {
+            try context.count(for: FetchRequest(entityName: "Item", predicate: try ObjectPredicate(format: "count >= 4900 AND done == true")))
+        }
+        #expect(both == (4_900...Self.rows).filter { $0 % 3 != 0 && $0 % 2 == 0 }.count)
+        #expect(Self.columnsDecodedAlone(last) == [EntityLayout.primaryKeyColumn, count, done].sorted())
+        // Without a predicate, only the keys.
+        let all = try context.performAndWait { try context.count(for: FetchRequest(entityName: "Item")) }
+        #expect(all == Self.rows)
+        #expect(table.chunks.dropLast().allSatisfy { $0.decoded.load() == nil && Self.columnsDecodedAlone($0) == [EntityLayout.primaryKeyColumn] })
+        #expect(TailAppendTests.contents(fixture.store.currentVersion, 0) == before)
+        #expect(table.chunks.allSatisfy { $0.decoded.load() != nil && Self.columnsDecodedAlone($0).isEmpty })
     }
 }

@@ -45,30 +45,51 @@ indirect enum ColumnFilter: Sendable {
         }
     }
 
+    /// The column numbers the filter reads, ascending, each once.
+    var columns: [Int] {
+        var found = Set<Int>()
+        func visit(_ filter: ColumnFilter) {
+            switch filter {
+            case .all: break
+            case .leaf(let column, _, _), .isNull(let column, _): found.insert(column)
+            case .and(let a, let b), .or(let a, let b): visit(a); visit(b)
+            case .not(let a): visit(a)
+            }
+        }
+        visit(self)
+        return found.sorted()
+    }
+
     /// Which rows of `chunk` match.
     /// - Complexity: O(rows) per comparison.
     func evaluate(_ chunk: TableChunk) -> [Bool] {
-        let n = chunk.count
+        evaluate(.all(chunk.loaded), count: chunk.count)
+    }
+
+    /// Which of the `n` rows of a chunk whose columns are `chunk` match; `chunk` holds at
+    /// least ``columns``.
+    /// - Complexity: O(rows) per comparison.
+    func evaluate(_ chunk: ChunkColumns, count n: Int) -> [Bool] {
         switch self {
         case .all(let value): return [Bool](repeating: value, count: n)
         case .and(let a, let b):
-            var x = a.evaluate(chunk)
-            let y = b.evaluate(chunk)
+            var x = a.evaluate(chunk, count: n)
+            let y = b.evaluate(chunk, count: n)
             for i in 0..<n { x[i] = x[i] && y[i] }
             return x
         case .or(let a, let b):
-            var x = a.evaluate(chunk)
-            let y = b.evaluate(chunk)
+            var x = a.evaluate(chunk, count: n)
+            let y = b.evaluate(chunk, count: n)
             for i in 0..<n { x[i] = x[i] || y[i] }
             return x
         case .not(let a):
-            return a.evaluate(chunk).map { !$0 }
+            return a.evaluate(chunk, count: n).map { !$0 }
         case .isNull(let column, let negated):
-            guard let validity = chunk.columns[column].validity else { return [Bool](repeating: negated, count: n) }
+            guard let validity = chunk[column].validity else { return [Bool](repeating: negated, count: n) }
             return negated ? validity : validity.map { !$0 }
         case .leaf(let column, let op, let operands):
-            var mask = Self.compare(chunk.columns[column].values, op: op, operands: operands)
-            if let validity = chunk.columns[column].validity {
+            var mask = Self.compare(chunk[column].values, op: op, operands: operands)
+            if let validity = chunk[column].validity {
                 // A nil value compares false, except `!=` a value (true).
                 let nullResult = op == .notEqualTo
                 for i in 0..<n where !validity[i] { mask[i] = nullResult }

@@ -123,13 +123,18 @@ extension FetchPlan {
         var items: [FetchItem] = []
         if bound == nil { items.reserveCapacity(table.rowCount) }
         var progress = ScanProgress(scanned: 0, total: table.rowCount, matches: 0)
+        // The columns a compiled filter reads, and the keys: a chunk not decoded yet decodes
+        // only these (TableChunk.someColumns).
+        let read = [EntityLayout.primaryKeyColumn] + (filter?.columns ?? []).filter { $0 != EntityLayout.primaryKeyColumn }
         for (c, chunk) in table.chunks.enumerated() {
             if !skipper.canSkip(chunk) {
-                let keys = chunk.primaryKeys
                 if bound == nil {
+                    let keys = chunk.someColumns(read).primaryKeys
                     for row in keys.indices { items.append(.row(key: keys[row], chunk: c, row: row)) }
                 } else if let filter {
-                    let mask = filter.evaluate(chunk)
+                    let columns = chunk.someColumns(read)
+                    let keys = columns.primaryKeys
+                    let mask = filter.evaluate(columns, count: chunk.count)
                     if items.capacity - items.count < mask.count {
                         // Room for this chunk's rows, and for the rest at this chunk's rate.
                         let rate = Double(mask.lazy.filter { $0 }.count + 1) / Double(max(mask.count, 1))
@@ -143,6 +148,7 @@ extension FetchPlan {
                         }
                     }
                 } else {
+                    let keys = chunk.primaryKeys
                     for row in keys.indices where matches(version, chunk: c, row: row, pending: pending) {
                         items.append(.row(key: keys[row], chunk: c, row: row))
                     }
@@ -153,6 +159,35 @@ extension FetchPlan {
             if !onChunk(progress) { return nil }
         }
         return items
+    }
+
+    /// How many rows of `version` match, as many as ``scan(_:pending:onChunk:)`` (no pending
+    /// changes) would list, without listing them: a compiled filter reads only the columns it
+    /// compares (`TableChunk.someColumns`, not the keys), no predicate reads no column, an
+    /// index lookup counts its candidates.
+    ///
+    /// - Returns: `nil` when the predicate needs the reference evaluator (scan instead).
+    /// - Complexity: O(rows of the chunks not skipped) for a compiled filter.
+    func count(_ version: StoreVersion) -> Int? {
+        let table = version.tables[layout.index]
+        if let lookup = indexLookup(version) { return indexScan(version, lookup).count }
+        let filter = self.filter
+        guard bound == nil || filter != nil else { return nil }
+        let read = filter?.columns ?? []
+        var total = 0
+        for chunk in table.chunks where !skipper.canSkip(chunk) {
+            guard let filter else {
+                total += chunk.count
+                continue
+            }
+            let mask = filter.evaluate(chunk.someColumns(read), count: chunk.count)
+            total += mask.withUnsafeBufferPointer { mask in
+                var matches = 0
+                for match in mask where match { matches += 1 }
+                return matches
+            }
+        }
+        return total
     }
 
     /// The primary keys of the rows of `version` that match, ascending (no pending changes,
