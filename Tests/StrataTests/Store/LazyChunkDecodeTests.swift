@@ -187,9 +187,10 @@ import StrataStorage
         #expect(error?.message.contains("checksum mismatch") == true, "\(error.map(String.init(describing:)) ?? "")")
     }
 
-    /// A compiled predicate decodes only the key column and the columns it compares, of the
-    /// chunks it does not skip (issue 21: a one-shot count of `age` does not decode names);
-    /// the chunk is decoded whole, to the same values, at the first read of everything.
+    /// A count with a compiled predicate decodes only the columns it compares, of the chunks
+    /// it does not skip, and a count without one decodes nothing (issue 21: a one-shot count
+    /// of `age` does not decode names); a fetch of IDs adds the key column; the chunk is
+    /// decoded whole, to the same values, at the first read of everything.
     @Test func aCompiledPredicateDecodesOnlyTheColumnsItReads() throws {
         let (fixture, before) = try Self.reopenedFromSnapshot()
         defer { fixture.remove() }
@@ -204,17 +205,24 @@ import StrataStorage
         #expect(found == (4_900...Self.rows).filter { $0 % 3 != 0 }.count)
         let last = try #require(table.chunks.last)
         #expect(last.decoded.load() == nil, "the count decoded the whole chunk")
-        #expect(Self.columnsDecodedAlone(last) == [EntityLayout.primaryKeyColumn, count])
+        #expect(Self.columnsDecodedAlone(last) == [count], "a count needs no keys")
         // A second predicate adds its column to those already decoded.
         let both = try context.performAndWait {
             try context.count(for: FetchRequest(entityName: "Item", predicate: try ObjectPredicate(format: "count >= 4900 AND done == true")))
         }
         #expect(both == (4_900...Self.rows).filter { $0 % 3 != 0 && $0 % 2 == 0 }.count)
-        #expect(Self.columnsDecodedAlone(last) == [EntityLayout.primaryKeyColumn, count, done].sorted())
-        // Without a predicate, only the keys.
+        #expect(Self.columnsDecodedAlone(last) == [count, done].sorted())
+        // Without a predicate, a count reads no column at all.
         let all = try context.performAndWait { try context.count(for: FetchRequest(entityName: "Item")) }
         #expect(all == Self.rows)
-        #expect(table.chunks.dropLast().allSatisfy { $0.decoded.load() == nil && Self.columnsDecodedAlone($0) == [EntityLayout.primaryKeyColumn] })
+        #expect(table.chunks.dropLast().allSatisfy { $0.decoded.load() == nil && Self.columnsDecodedAlone($0).isEmpty })
+        // A fetch of IDs lists rows, so it adds the key column to the compared one.
+        let ids = try context.performAndWait {
+            try context.fetchObjectIDs(FetchRequest(entityName: "Item", predicate: try ObjectPredicate(format: "count >= 4900")))
+        }
+        #expect(ids.count == found)
+        #expect(last.decoded.load() == nil, "the fetch of IDs decoded the whole chunk")
+        #expect(Self.columnsDecodedAlone(last) == [EntityLayout.primaryKeyColumn, count, done].sorted())
         #expect(TailAppendTests.contents(fixture.store.currentVersion, 0) == before)
         #expect(table.chunks.allSatisfy { $0.decoded.load() != nil && Self.columnsDecodedAlone($0).isEmpty })
     }
