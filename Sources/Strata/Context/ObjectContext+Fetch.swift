@@ -135,7 +135,7 @@ extension ObjectContext {
             throw StrataError(.misuse, "fetch was called off the context's queue; call it inside perform { } or performAndWait { }.", entity: request.entityName)
         }
         guard !request.includesPendingChanges || changed.isEmpty else { return nil }
-        return try FetchPlan(request, store: store).count(store.currentVersion)
+        return try FetchPlan(request, store: store).count(store.currentVersion, keepingColumns: store.options.countsKeepDecodedColumns)
     }
 
     private func matches(_ request: FetchRequest) throws(StrataError) -> (FetchPlan, StoreVersion, [FetchItem]) {

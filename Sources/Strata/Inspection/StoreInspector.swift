@@ -43,7 +43,9 @@ public final class StoreInspector: Sendable {
     }
 
     /// Opens the store in `directory` read-only, as it is now or right after transaction
-    /// `asOf` (the snapshot plus the log replayed up to that LSN).
+    /// `asOf` (the snapshot plus the log replayed up to that LSN). The store's counts keep
+    /// none of the columns they decode (``PersistentStore/Options/countsKeepDecodedColumns``
+    /// is off): each command reads once.
     ///
     /// - Parameters:
     ///   - directory: the store directory.
@@ -61,6 +63,8 @@ public final class StoreInspector: Sendable {
         var options = PersistentStore.Options.readOnly
         options.automaticCheckpointBytes = nil
         options.storage.cipher = cipher
+        // One command per open: a count has no later read to keep its decoded columns for.
+        options.countsKeepDecodedColumns = false
         let (engine, recovered) = try StorageEngine.open(at: directory, options: options.storage)
         do {
             let newest = recovered.records.last?.lsn ?? recovered.snapshot?.lsn ?? 0

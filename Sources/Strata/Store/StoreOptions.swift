@@ -37,6 +37,17 @@ extension PersistentStore {
         /// grows to the whole decoded snapshot within moments of the open. Reads never wait
         /// for the prefetch: a read that reaches a chunk first decodes it itself.
         public var prefetchesSnapshot = false
+        /// Whether a count keeps the columns it decodes for the reads after it. With `true`
+        /// (the default) a count's first scan of a snapshot's chunks decodes the columns its
+        /// predicate compares and keeps them, so the next count or fetch on those columns
+        /// starts from them. With `false` a count decodes those columns one chunk at a time
+        /// and lets each go before the next, so its peak memory is one chunk's columns
+        /// however many rows it counts, and every such count decodes them again. Columns
+        /// already decoded are used either way; fetches always keep what they decode.
+        ///
+        /// The `strata` inspector opens with `false`: a one-shot `strata count` has no
+        /// next read to keep anything for.
+        public var countsKeepDecodedColumns = true
 
         /// The defaults: durable saves, strict recovery, automatic checkpoints.
         public init() {}

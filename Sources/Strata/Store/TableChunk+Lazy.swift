@@ -56,6 +56,19 @@ extension TableChunk {
     ///
     /// A failure is recorded and answered with placeholders, as by ``decodeNow()``.
     func someColumns(_ wanted: [Int]) -> ChunkColumns {
+        columns(wanted, keeping: true)
+    }
+
+    /// The columns numbered `wanted` for one read that keeps nothing: as ``someColumns(_:)``,
+    /// but the columns it has to decode are returned without being kept, so they are freed
+    /// when the caller lets go of them (a count with
+    /// ``PersistentStore/Options/countsKeepDecodedColumns`` off). Columns decoded before,
+    /// whole or alone, are used as they are.
+    func passingColumns(_ wanted: [Int]) -> ChunkColumns {
+        columns(wanted, keeping: false)
+    }
+
+    private func columns(_ wanted: [Int], keeping: Bool) -> ChunkColumns {
         if let box = decoded.load() { return .all(box) }
         guard let pending else {
             // Unreachable: a chunk without a pending decode stored its columns at init.
@@ -66,10 +79,10 @@ extension TableChunk {
             // Not nil: the source is let go only after the columns were stored.
             let source = slot!
             let table = source.tables[source.chunks[pending.index].table]
-            if pending.partial.isEmpty { pending.partial = [ColumnChunk?](repeating: nil, count: table.columns.count) }
+            var found = pending.partial.isEmpty ? [ColumnChunk?](repeating: nil, count: table.columns.count) : pending.partial
             var mask = [Bool](repeating: false, count: table.columns.count)
             var missing = false
-            for column in wanted where pending.partial[column] == nil {
+            for column in wanted where found[column] == nil {
                 mask[column] = true
                 missing = true
             }
@@ -81,9 +94,10 @@ extension TableChunk {
                     pending.damage.record(error, snapshot: source.name, chunk: pending.index)
                     columns = placeholderColumns(table).map(Optional.some)
                 }
-                for column in mask.indices where mask[column] { pending.partial[column] = columns[column] }
+                for column in mask.indices where mask[column] { found[column] = columns[column] }
+                if keeping { pending.partial = found }
             }
-            return .some(pending.partial)
+            return .some(found)
         }
     }
 

@@ -226,4 +226,37 @@ import StrataStorage
         #expect(TailAppendTests.contents(fixture.store.currentVersion, 0) == before)
         #expect(table.chunks.allSatisfy { $0.decoded.load() != nil && Self.columnsDecodedAlone($0).isEmpty })
     }
+    /// With `countsKeepDecodedColumns` off (the inspector's open), a count decodes the
+    /// compared column of each chunk, counts and keeps nothing, gives the same count as one
+    /// that keeps, and uses columns a fetch decoded before (issue 21: the peak memory of a
+    /// one-shot `strata count`).
+    @Test func aCountThatKeepsNothingLeavesEveryChunkUndecoded() throws {
+        let (fixture, before) = try Self.reopenedFromSnapshot()
+        defer { fixture.remove() }
+        var options = PersistentStore.Options.readOnly
+        options.countsKeepDecodedColumns = false
+        let reader = try PersistentStore.open(at: fixture.directory.path, schema: Self.schema, options: options)
+        let table = reader.currentVersion.tables[0]
+        let context = ObjectContext(store: reader)
+        let request = FetchRequest(entityName: "Item", predicate: try ObjectPredicate(format: "count >= 10 AND done == true"))
+        let expected = (10...Self.rows).filter { $0 % 3 != 0 && $0 % 2 == 0 }.count
+        #expect(try context.performAndWait { try context.count(for: request) } == expected)
+        #expect(Self.undecoded(table) == table.chunks.count, "a count that keeps nothing kept a column")
+        #expect(try context.performAndWait { try context.count(for: request) } == expected)
+        #expect(Self.undecoded(table) == table.chunks.count)
+        // The inspector's store counts the same way.
+        let inspector = try StoreInspector.open(at: fixture.directory.path)
+        let inspected = ObjectContext(store: inspector.store)
+        #expect(try inspected.performAndWait { try inspected.count(for: request) } == expected)
+        #expect(Self.undecoded(inspector.store.currentVersion.tables[0]) == table.chunks.count)
+        // Columns a fetch decoded are used (and stay) when a count runs afterwards.
+        let ids = try context.performAndWait { try context.fetchObjectIDs(request) }
+        #expect(ids.count == expected)
+        let last = try #require(table.chunks.last)
+        let kept = Self.columnsDecodedAlone(last)
+        #expect(!kept.isEmpty)
+        #expect(try context.performAndWait { try context.count(for: request) } == expected)
+        #expect(Self.columnsDecodedAlone(last) == kept)
+        #expect(TailAppendTests.contents(reader.currentVersion, 0) == before)
+    }
 }

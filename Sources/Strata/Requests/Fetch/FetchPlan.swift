@@ -166,9 +166,12 @@ extension FetchPlan {
     /// compares (`TableChunk.someColumns`, not the keys), no predicate reads no column, an
     /// index lookup counts its candidates.
     ///
+    /// With `keepingColumns` false, the columns decoded for it are let go chunk by chunk
+    /// (`TableChunk.passingColumns`; ``PersistentStore/Options/countsKeepDecodedColumns``).
+    ///
     /// - Returns: `nil` when the predicate needs the reference evaluator (scan instead).
     /// - Complexity: O(rows of the chunks not skipped) for a compiled filter.
-    func count(_ version: StoreVersion) -> Int? {
+    func count(_ version: StoreVersion, keepingColumns: Bool = true) -> Int? {
         let table = version.tables[layout.index]
         if let lookup = indexLookup(version) { return indexScan(version, lookup).count }
         let filter = self.filter
@@ -180,7 +183,8 @@ extension FetchPlan {
                 total += chunk.count
                 continue
             }
-            let mask = filter.evaluate(chunk.someColumns(read), count: chunk.count)
+            let columns = keepingColumns ? chunk.someColumns(read) : chunk.passingColumns(read)
+            let mask = filter.evaluate(columns, count: chunk.count)
             total += mask.withUnsafeBufferPointer { mask in
                 var matches = 0
                 for match in mask where match { matches += 1 }
