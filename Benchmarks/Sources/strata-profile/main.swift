@@ -205,6 +205,15 @@ func reopenedPersonStore(_ directory: String) throws -> PersistentStore {
     return try store.execute(request).count ?? 0
 }
 
+/// User plus system CPU seconds of the calling thread (`thread`, glibc's `RUSAGE_THREAD`, which
+/// the Glibc module does not declare) or of the process (`RUSAGE_SELF`).
+func cpuSeconds(thread: Bool) -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(thread ? 1 : 0), &usage)   // RUSAGE_THREAD is 1, RUSAGE_SELF 0
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
 /// strata-bench's predicate-count and predicate-ids: `age BETWEEN {100, 200}` on a context.
 @inline(never) func profiledPredicate(_ context: ObjectContext, ids: Bool) throws -> Int {
     try context.performAndWait {
@@ -384,8 +393,13 @@ case "predicate-count", "predicate-ids":
     let store = try reopenedPersonStore(directory)
     let context = ObjectContext(store: store)
     let clock = ContinuousClock(), before = clock.now
+    let (threadBefore, processBefore) = (cpuSeconds(thread: true), cpuSeconds(thread: false))
     let found = try profiledPredicate(context, ids: arguments[1] == "predicate-ids")
+    let (threadAfter, processAfter) = (cpuSeconds(thread: true), cpuSeconds(thread: false))
     FileHandle.standardError.write(Data("profiled call: \(clock.now - before)\n".utf8))
+    // The scan runs on this thread (`performAndWait` on a private context runs its body on the
+    // caller's thread); work it hands to other threads shows in the process's figure only.
+    FileHandle.standardError.write(Data("cpu: scanning thread \(threadAfter - threadBefore) s, process \(processAfter - processBefore) s\n".utf8))
     precondition(found > 0)
     try store.close()
 case "sorted-fetch":
