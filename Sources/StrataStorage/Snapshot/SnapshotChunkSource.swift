@@ -1,6 +1,3 @@
-import Dispatch
-import Foundation
-
 /// A snapshot's chunks as checksummed at open, decoded one at a time when the layer above
 /// first needs each (`docs/FORMAT.md` §5 is the layout).
 ///
@@ -37,9 +34,6 @@ public final class SnapshotChunkSource: Sendable {
     /// Its chunks, in file order (as ``SnapshotReader/chunks``).
     public let chunks: [SnapshotChunkInfo]
     private let bytes: Bytes
-    /// For sealed chunks on a machine with more than one core: the chunks authenticated and
-    /// decrypted ahead of a scan on another thread (``SealedChunkReadAhead``).
-    let readAhead: SealedChunkReadAhead?
 
     init(name: String, path: String, tables: [TableDescriptor], chunks: [SnapshotChunkInfo], bytes: Bytes) {
         self.name = name
@@ -47,13 +41,6 @@ public final class SnapshotChunkSource: Sendable {
         self.tables = tables
         self.chunks = chunks
         self.bytes = bytes
-        let sealed: Bool
-        switch bytes {
-        case .image(let image): sealed = image.sealedUnder != nil
-        case .file(_, let cipher): sealed = cipher != nil
-        }
-        readAhead = sealed && ProcessInfo.processInfo.activeProcessorCount > 1
-            ? SealedChunkReadAhead(tables: chunks.map(\.table)) : nil
     }
 
     /// Bytes held in memory: the verified, still compressed chunk region, or 0 when the
@@ -76,13 +63,8 @@ public final class SnapshotChunkSource: Sendable {
     /// chunk number `index` (into ``chunks``); a source reading the file reads the chunk and
     /// verifies its header and checksum first.
     ///
-    /// A sealed chunk that the read-ahead has already read, verified, authenticated and
-    /// decrypted is only decompressed and decoded; a decode that follows the previous one in
-    /// file order keeps the read-ahead opening the next chunks of its table on another thread
-    /// (``SealedChunkReadAhead``).
-    ///
-    /// Safe to call from several threads at once (the source is immutable, reads are
-    /// positional, and the read-ahead's state is under its lock).
+    /// Safe to call from several threads at once (the source is immutable; reads are
+    /// positional).
     ///
     /// - Throws: ``StorageError/Code/corrupted`` naming the chunk's offset when it does not
     ///   verify or authenticate, its bytes do not decompress to the declared size or its
@@ -100,51 +82,13 @@ public final class SnapshotChunkSource: Sendable {
     /// - Throws: as ``decode(_:)``.
     public func decode(_ index: Int, only wanted: [Bool]?) throws -> [ColumnChunk?] {
         let info = chunks[index]
-        if let readAhead {
-            let (opened, startWorker) = readAhead.take(index)
-            if startWorker {
-                DispatchQueue.global(qos: .userInitiated).async { [self] in openAhead(readAhead) }
-            }
-            if let opened {
-                // Authenticated and decrypted by the read-ahead (it keeps nothing else). The
-                // chunk is still read and verified here, as without read-ahead, so that damage
-                // done on disk since the worker read it fails this decode all the same; the
-                // plaintext is used when the chunk read now has the checksum of the one the
-                // worker opened.
-                return try withStored(index) { stored, cipher in
-                    guard Self.checksum(stored) == opened.checksum else {
-                        return try Self.decodeVerified(stored, info, index, table: tables[info.table], name: name, path: path,
-                                                       sealedUnder: cipher, only: wanted)
-                    }
-                    return try opened.plaintext.withUnsafeBytes { plaintext in
-                        try Self.decodePayload(plaintext, compressed: opened.compressed, info, index, table: tables[info.table],
-                                               name: name, path: path, only: wanted)
-                    }
-                }
-            }
-        }
-        return try withStored(index) { stored, cipher in
-            try Self.decodeVerified(stored, info, index, table: tables[info.table], name: name, path: path,
-                                    sealedUnder: cipher, only: wanted)
-        }
-    }
-
-    /// The checksum field of a stored chunk's header (bytes 24..<28).
-    private static func checksum(_ stored: UnsafeRawBufferPointer) -> UInt32 {
-        stored.loadUnaligned(fromByteOffset: 24, as: UInt32.self)
-    }
-
-    /// Calls `body` with chunk number `index` as stored, header included, its header and
-    /// checksum verified (from the image, verified at open, or read from the file and
-    /// verified now), and the cipher that still has to open it (`nil` for a plain chunk or
-    /// one decrypted at open).
-    private func withStored<T>(_ index: Int, _ body: (UnsafeRawBufferPointer, (any FileCipher)?) throws -> T) throws -> T {
-        let info = chunks[index]
         switch bytes {
         case .image(let image):
             let start = Int(info.offset - image.start)
             return try image.bytes.withUnsafeBytes { all in
-                try body(UnsafeRawBufferPointer(rebasing: all[start..<start + info.length]), image.sealedUnder)
+                try Self.decodeVerified(UnsafeRawBufferPointer(rebasing: all[start..<start + info.length]), info, index,
+                                        table: tables[info.table], name: name, path: path, sealedUnder: image.sealedUnder,
+                                        only: wanted)
             }
         case .file(let handle, let cipher):
             return try withUnsafeTemporaryAllocation(byteCount: info.length, alignment: 16) { buffer in
@@ -159,33 +103,9 @@ public final class SnapshotChunkSource: Sendable {
                 }
                 let stored = UnsafeRawBufferPointer(rebasing: buffer[..<read])
                 _ = try SnapshotReader.checkStored(stored, info, encrypted: cipher != nil, name: name, path: path)
-                return try body(stored, cipher)
+                return try Self.decodeVerified(stored, info, index, table: tables[info.table], name: name, path: path,
+                                               sealedUnder: cipher, only: wanted)
             }
-        }
-    }
-
-    /// The read-ahead's worker: reads, verifies and opens the chunks `readAhead` names, one at
-    /// a time, each into an array of its own, and hands over those that verify and
-    /// authenticate (a chunk that does not is left for its own decode to refuse); returns when
-    /// `readAhead` says stop.
-    private func openAhead(_ readAhead: SealedChunkReadAhead) {
-        while let index = readAhead.nextToOpen() {
-            let opened = try? withStored(index) { stored, cipher -> OpenedChunk? in
-                guard let cipher, stored[20] & SnapshotLayout.encryptedFlag != 0 else { return nil }
-                let payload = UnsafeRawBufferPointer(rebasing: stored[SnapshotLayout.chunkHeaderSize...])
-                let length = payload.count - EncryptionHeader.tagLength
-                var authenticated = false
-                let plaintext = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-                    authenticated = cipher.open(payload, nonce: UInt64(index), associatedData: UnsafeRawBufferPointer(rebasing: stored[0..<24]),
-                                                into: UnsafeMutableRawBufferPointer(buffer))
-                    count = length
-                }
-                guard authenticated else { return nil }
-                return OpenedChunk(plaintext: plaintext, compressed: stored[20] & SnapshotLayout.compressedFlag != 0,
-                                   checksum: Self.checksum(stored))
-            }
-            // `try?`: a chunk that fails its read or check is left to its own decode to report.
-            if let opened { readAhead.store(index, plaintext: opened) }
         }
     }
 
