@@ -88,6 +88,8 @@ import StrataTestSupport
         fs.setContents(of: path, to: damaged)
         let error = #expect(throws: StorageError.self) { _ = try source.decode(4) }
         #expect(error?.code == .corrupted && error?.offset == fourth.offset && error?.file == path)
+        // A flipped bit is damage, encrypted or not, never reported as a forged chunk.
+        #expect(error?.message.contains("chunk checksum mismatch") == true, "\(error.map(String.init(describing:)) ?? "")")
         for index in [0, 1, 2, 3, 5] { #expect(try source.decode(index) == chunks[index], "chunk \(index)") }
         // Cut short after the open.
         fs.setContents(of: path, to: Array(original[..<(Int(fourth.offset) + 10)]))

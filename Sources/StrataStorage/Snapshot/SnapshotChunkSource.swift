@@ -102,7 +102,9 @@ public final class SnapshotChunkSource: Sendable {
                     return done
                 }
                 let stored = UnsafeRawBufferPointer(rebasing: buffer[..<read])
-                _ = try SnapshotReader.checkStored(stored, info, encrypted: cipher != nil, name: name, path: path)
+                // An encrypted chunk's checksum is left to its GCM tag, checked next over the
+                // same bytes (and its checksum after all when the tag fails: decodeVerified).
+                _ = try SnapshotReader.checkStored(stored, info, encrypted: cipher != nil, checksum: cipher == nil, name: name, path: path)
                 return try Self.decodeVerified(stored, info, index, table: tables[info.table], name: name, path: path,
                                                sealedUnder: cipher, only: wanted)
             }
@@ -138,6 +140,8 @@ public final class SnapshotChunkSource: Sendable {
         return try withUnsafeTemporaryAllocation(byteCount: plaintextLength, alignment: 16) { plaintext in
             guard cipher.open(payload, nonce: UInt64(index), associatedData: UnsafeRawBufferPointer(rebasing: bytes[0..<24]),
                               into: plaintext) else {
+                // Damage (a checksum that does not match) is told apart from a forgery.
+                _ = try SnapshotReader.checkStored(bytes, info, encrypted: true, name: name, path: path)
                 throw StorageError(.corrupted, "Snapshot \(name) is damaged (encrypted chunk #\(index) does not authenticate) at byte \(info.offset). Its checksum matches, so the chunk was rewritten together with its checksum, by someone or something without the store's key: this is not a bit flip. Restore the store from a backup.", file: path, offset: info.offset)
             }
             return try decodePayload(UnsafeRawBufferPointer(plaintext), compressed: compressed, info, index,

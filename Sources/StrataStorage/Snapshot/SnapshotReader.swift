@@ -347,12 +347,15 @@ public final class SnapshotReader: Sendable {
     }
 
     /// Checks a stored chunk (header included) of the snapshot `name` at `path` against its
-    /// entry in the index, and its checksum, in place.
+    /// entry in the index, and its checksum, in place. Without `checksum`, only the header is
+    /// checked: for an encrypted chunk whose GCM tag is checked next, over the same bytes and
+    /// the header (`SnapshotChunkSource.decodeVerified`, which runs the checksum when the tag
+    /// does not authenticate, to tell damage from forgery).
     ///
     /// - Returns: whether the payload (the bytes after the 28-byte header) is compressed.
     /// - Throws: ``StorageError/Code/corrupted`` naming the chunk's offset.
     static func checkStored(_ bytes: UnsafeRawBufferPointer, _ info: SnapshotChunkInfo, encrypted: Bool,
-                            name: String, path: String) throws -> Bool {
+                            checksum: Bool = true, name: String, path: String) throws -> Bool {
         func corrupt(_ info: SnapshotChunkInfo, _ reason: String) -> StorageError {
             StorageError(.corrupted, "Snapshot \(name) is damaged (\(reason)) at byte \(info.offset). Strata will fall back to an older snapshot when one is kept; otherwise restore from a backup.", file: path, offset: info.offset)
         }
@@ -366,9 +369,11 @@ public final class SnapshotReader: Sendable {
         guard storedLength == info.length - SnapshotLayout.chunkHeaderSize, rawLength == info.rawLength,
               flags & ~SnapshotLayout.compressedFlag == expectedFlags,
               !encrypted || storedLength >= EncryptionHeader.tagLength else { throw corrupt(info, "impossible chunk lengths") }
-        var check = CRC32C.update(CRC32C.initial, UnsafeRawBufferPointer(rebasing: bytes[SnapshotLayout.chunkHeaderSize...]))
-        check = CRC32C.update(check, UnsafeRawBufferPointer(rebasing: bytes[0..<24]))
-        guard CRC32C.finalize(check) == u32(24) else { throw corrupt(info, "chunk checksum mismatch") }
+        if checksum {
+            var check = CRC32C.update(CRC32C.initial, UnsafeRawBufferPointer(rebasing: bytes[SnapshotLayout.chunkHeaderSize...]))
+            check = CRC32C.update(check, UnsafeRawBufferPointer(rebasing: bytes[0..<24]))
+            guard CRC32C.finalize(check) == u32(24) else { throw corrupt(info, "chunk checksum mismatch") }
+        }
         let compressed = flags & SnapshotLayout.compressedFlag != 0
         if !compressed && storedLength - (encrypted ? EncryptionHeader.tagLength : 0) != rawLength { throw corrupt(info, "impossible chunk lengths") }
         return compressed
