@@ -48,6 +48,19 @@ extension PersistentStore {
         /// The `strata` inspector opens with `false`: a one-shot `strata count` has no
         /// next read to keep anything for.
         public var countsKeepDecodedColumns = true
+        /// Whether a fetch or count whose predicate compiles to a column filter (comparisons
+        /// of attributes with constants, combined with AND, OR and NOT) spreads a large
+        /// table's chunks over the processor's cores: each thread decodes the chunks it takes
+        /// (the first scan after an open decompresses them) and compares their rows, and the
+        /// results come back in the same order as from one thread. Tables of fewer than 128
+        /// chunks (about 131,000 rows) are scanned on the caller's thread either way, as are
+        /// predicates that follow relationships. Default `true`; `false` keeps every scan on
+        /// the calling thread, leaving the other cores to the application.
+        public var scansInParallel = true
+        /// The fewest chunks each thread of a parallel scan takes (a smaller table is scanned
+        /// on one thread), and how many chunks per thread a scan reads between two progress
+        /// reports. Internal: tests lower it to split small tables.
+        var parallelScanMinimumChunks = 64
 
         /// The defaults: durable saves, strict recovery, automatic checkpoints.
         public init() {}

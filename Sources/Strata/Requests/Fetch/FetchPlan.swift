@@ -15,9 +15,13 @@ struct FetchPlan: Sendable {
     let skipper: ChunkSkipper
     let sort: [Sort]
     let properties: [Int]
+    /// Whether a scan with a compiled filter may spread its chunks over the cores, and how
+    /// many chunks each thread must get at least (the store's options).
+    let parallel: (allowed: Bool, minimumChunksPerThread: Int)
 
     init(_ request: FetchRequest, store: PersistentStore) throws(StrataError) {
         self.request = request
+        parallel = (store.options.scansInParallel, store.options.parallelScanMinimumChunks)
         let resolved = try store.layout(named: request.entityName)
         layout = resolved
         guard request.fetchLimit >= 0, request.fetchOffset >= 0, request.fetchBatchSize >= 0 else {
@@ -123,42 +127,86 @@ extension FetchPlan {
         var items: [FetchItem] = []
         if bound == nil { items.reserveCapacity(table.rowCount) }
         var progress = ScanProgress(scanned: 0, total: table.rowCount, matches: 0)
-        // The columns a compiled filter reads, and the keys: a chunk not decoded yet decodes
-        // only these (TableChunk.someColumns).
-        let read = [EntityLayout.primaryKeyColumn] + (filter?.columns ?? []).filter { $0 != EntityLayout.primaryKeyColumn }
-        for (c, chunk) in table.chunks.enumerated() {
-            if !skipper.canSkip(chunk) {
-                if bound == nil {
-                    let keys = chunk.someColumns(read).primaryKeys
-                    for row in keys.indices { items.append(.row(key: keys[row], chunk: c, row: row)) }
-                } else if let filter {
-                    let columns = chunk.someColumns(read)
-                    let keys = columns.primaryKeys
-                    let mask = filter.evaluate(columns, count: chunk.count)
-                    if items.capacity - items.count < mask.count {
-                        // Room for this chunk's rows, and for the rest at this chunk's rate.
-                        let rate = Double(mask.lazy.filter { $0 }.count + 1) / Double(max(mask.count, 1))
-                        items.reserveCapacity(items.count + mask.count + Int(Double(table.rowCount - progress.scanned) * rate))
-                    }
-                    mask.withUnsafeBufferPointer { mask in
-                        keys.withUnsafeBufferPointer { keys in
-                            for row in 0..<min(mask.count, keys.count) where mask[row] {
-                                items.append(.row(key: keys[row], chunk: c, row: row))
-                            }
-                        }
-                    }
-                } else {
+        guard bound == nil || filter != nil else {
+            // The reference evaluator (it may follow relationships): one chunk at a time.
+            for (c, chunk) in table.chunks.enumerated() {
+                if !skipper.canSkip(chunk) {
                     let keys = chunk.primaryKeys
                     for row in keys.indices where matches(version, chunk: c, row: row, pending: pending) {
                         items.append(.row(key: keys[row], chunk: c, row: row))
                     }
                 }
+                progress.scanned += chunk.count
+                progress.matches = items.count
+                if !onChunk(progress) { return nil }
             }
-            progress.scanned += chunk.count
-            progress.matches = items.count
-            if !onChunk(progress) { return nil }
+            return items
+        }
+        // The columns a compiled filter reads, and the keys: a chunk not decoded yet decodes
+        // only these (TableChunk.someColumns). Chunks are read in batches, each batch spread
+        // over the cores (ParallelChunks); the matches are then appended, and progress
+        // reported, chunk by chunk in order.
+        let read = [EntityLayout.primaryKeyColumn] + (filter?.columns ?? []).filter { $0 != EntityLayout.primaryKeyColumn }
+        let chunks = table.chunks
+        let threads = ParallelChunks.threads(chunks: chunks.count, parallel: parallel.allowed,
+                                             minimumPerThread: parallel.minimumChunksPerThread)
+        let batch = threads == 1 ? 1 : threads * parallel.minimumChunksPerThread
+        var start = 0
+        while start < chunks.count {
+            let (first, end) = (start, min(start + batch, chunks.count))
+            let found = ParallelChunks.map(end - first, threads: threads) { i in
+                matchingRows(chunks[first + i], read: read)
+            }
+            for (i, rows) in found.enumerated() {
+                let c = start + i
+                if let rows {
+                    if items.capacity - items.count < rows.keys.count {
+                        // Room for this chunk's rows, and for the rest at this chunk's rate.
+                        let rate = Double(rows.matches + 1) / Double(max(rows.keys.count, 1))
+                        items.reserveCapacity(items.count + rows.keys.count + Int(Double(table.rowCount - progress.scanned) * rate))
+                    }
+                    rows.keys.withUnsafeBufferPointer { keys in
+                        if let mask = rows.mask {
+                            mask.withUnsafeBufferPointer { mask in
+                                for row in 0..<min(mask.count, keys.count) where mask[row] {
+                                    items.append(.row(key: keys[row], chunk: c, row: row))
+                                }
+                            }
+                        } else {
+                            for row in keys.indices { items.append(.row(key: keys[row], chunk: c, row: row)) }
+                        }
+                    }
+                }
+                progress.scanned += chunks[c].count
+                progress.matches = items.count
+                if !onChunk(progress) { return nil }
+            }
+            start = end
         }
         return items
+    }
+
+    /// One chunk's part of a compiled scan: its keys and which rows match (`mask` `nil`: all
+    /// of them, no predicate), or `nil` when its statistics rule it out. Safe to call on
+    /// several threads at once (``ParallelChunks``).
+    private func matchingRows(_ chunk: TableChunk, read: [Int]) -> (keys: [Int64], mask: [Bool]?, matches: Int)? {
+        guard !skipper.canSkip(chunk) else { return nil }
+        let columns = chunk.someColumns(read)
+        guard let filter else {
+            let keys = columns.primaryKeys
+            return (keys, nil, keys.count)
+        }
+        let mask = filter.evaluate(columns, count: chunk.count)
+        return (columns.primaryKeys, mask, Self.trueCount(mask))
+    }
+
+    /// How many elements of `mask` are `true`.
+    private static func trueCount(_ mask: [Bool]) -> Int {
+        mask.withUnsafeBufferPointer { mask in
+            var matches = 0
+            for match in mask where match { matches += 1 }
+            return matches
+        }
     }
 
     /// How many rows of `version` match, as many as ``scan(_:pending:onChunk:)`` (no pending
@@ -177,21 +225,19 @@ extension FetchPlan {
         let filter = self.filter
         guard bound == nil || filter != nil else { return nil }
         let read = filter?.columns ?? []
-        var total = 0
-        for chunk in table.chunks where !skipper.canSkip(chunk) {
-            guard let filter else {
-                total += chunk.count
-                continue
-            }
-            let columns = keepingColumns ? chunk.someColumns(read) : chunk.passingColumns(read)
-            let mask = filter.evaluate(columns, count: chunk.count)
-            total += mask.withUnsafeBufferPointer { mask in
-                var matches = 0
-                for match in mask where match { matches += 1 }
-                return matches
-            }
+        guard let filter else {
+            return table.chunks.reduce(0) { $0 + (skipper.canSkip($1) ? 0 : $1.count) }
         }
-        return total
+        let chunks = table.chunks
+        let threads = ParallelChunks.threads(chunks: chunks.count, parallel: parallel.allowed,
+                                             minimumPerThread: parallel.minimumChunksPerThread)
+        let counts = ParallelChunks.map(chunks.count, threads: threads) { c in
+            let chunk = chunks[c]
+            guard !skipper.canSkip(chunk) else { return 0 }
+            let columns = keepingColumns ? chunk.someColumns(read) : chunk.passingColumns(read)
+            return Self.trueCount(filter.evaluate(columns, count: chunk.count))
+        }
+        return counts.reduce(0, +)
     }
 
     /// The primary keys of the rows of `version` that match, ascending (no pending changes,
