@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Strata
+@testable import Strata
 import StrataEncryption
 import Testing
 import StrataTestSupport
@@ -46,15 +46,19 @@ struct ForgedChunkStore {
 
     var path: String { directory.path }
 
-    func options(prefetching: Bool = false) -> PersistentStore.Options {
+    /// The store's options; `onEveryCore` makes scans and batch requests spread even these
+    /// few chunks over the cores (`Options.scansInParallel`), so that the forged chunk is
+    /// first read on another thread than the caller's.
+    func options(prefetching: Bool = false, onEveryCore: Bool = false) -> PersistentStore.Options {
         var options = PersistentStore.Options()
         options.encryptionKey = key
         options.prefetchesSnapshot = prefetching
+        if onEveryCore { options.parallelScanMinimumChunks = 1 }
         return options
     }
 
-    func open(prefetching: Bool = false) throws -> PersistentStore {
-        try PersistentStore.open(at: path, schema: Self.schema, options: options(prefetching: prefetching))
+    func open(prefetching: Bool = false, onEveryCore: Bool = false) throws -> PersistentStore {
+        try PersistentStore.open(at: path, schema: Self.schema, options: options(prefetching: prefetching, onEveryCore: onEveryCore))
     }
 
     static func token(_ row: Int) -> String {

@@ -57,6 +57,21 @@ import StrataTestSupport
         #expect(throws: StrataError.self) { try store.checkpoint() }
     }
 
+    /// The same when the reads that meet the chunk run on several threads: a parallel scan's
+    /// or a batch request's decode on another core records the damage, and the operation
+    /// throws it and writes nothing.
+    @Test(arguments: [Operation.fetch, .count, .fetchObjectIDs, .asynchronousFetch, .batchUpdate, .batchDelete])
+    func aReadOnAnotherCoreThrowsTheSameAndWritesNothing(_ operation: Operation) async throws {
+        let forged = try ForgedChunkStore.make()
+        defer { forged.directory.remove() }
+        let store = try forged.open(onEveryCore: true)
+        defer { try? store.close() }
+        let before = try forged.logAndSnapshots()
+        let error = await Self.error(of: operation, on: store, forged: forged)
+        #expect(error.map(forged.isTheDamage) == true, "\(operation): \(error.map { "\($0)" } ?? "no error")")
+        #expect((try? forged.logAndSnapshots()) == before, "\(operation) wrote to the store")
+    }
+
     /// The forged row's token changed by one bit: a read that skipped the tag would find the
     /// saved token missing, or return the changed one. Neither happens.
     @Test func theForgedValueNeverEscapes() throws {

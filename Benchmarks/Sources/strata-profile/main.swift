@@ -24,7 +24,9 @@
 //
 // STRATA_PROFILE_ENCRYPTED=1 encrypts every store of the cases above (AES-256-GCM with the fixed
 // test key of `strata-bench run --encryption`), for issue 23's costs: `append` seals 1 MiB frames,
-// `open` and `snapshot-load` open sealed chunks. STRATA_PROFILE_OPEN_REPEAT=K makes `open` open
+// `open` and `snapshot-load` open sealed chunks. STRATA_PROFILE_SERIAL=1 turns
+// `PersistentStore.Options.scansInParallel` off. batch-update and batch-delete print their
+// call's wall and CPU time. STRATA_PROFILE_OPEN_REPEAT=K makes `open` open
 // the store it built K times, each timed, for alternated before/after runs.
 import Crypto
 import Foundation
@@ -59,6 +61,9 @@ let options: PersistentStore.Options = {
     var options = PersistentStore.Options()
     options.automaticCheckpointBytes = nil
     options.encryptionKey = encryptionKey
+    // STRATA_PROFILE_SERIAL=1: scans and batch requests' first decodes on the calling thread
+    // only, for same-build comparisons with the default.
+    options.scansInParallel = ProcessInfo.processInfo.environment["STRATA_PROFILE_SERIAL"] != "1"
     return options
 }()
 /// The storage engine's options of the `snapshot-load` and `append` cases.
@@ -381,12 +386,12 @@ case "batch-insert":
     try store.close()
 case "batch-update":
     let store = try reopenedTodoStore(directory)
-    let updated = try profiledBatchUpdate(store)
+    let updated = try timedCall { try profiledBatchUpdate(store) }
     precondition(updated == count)
     try store.close()
 case "batch-delete":
     let store = try reopenedTodoStore(directory)
-    let deleted = try profiledBatchDelete(store)
+    let deleted = try timedCall { try profiledBatchDelete(store) }
     precondition(deleted == count / 2)
     try store.close()
 case "predicate-count", "predicate-ids":
@@ -463,3 +468,15 @@ default:
     exit(2)
 }
 FileHandle.standardError.write(Data("\(arguments[1]) \(count): \(Date().timeIntervalSince(start)) s\n".utf8))
+
+/// Runs `body`, printing its wall time and CPU time (the calling thread's and the process's:
+/// a request that decodes chunks on every core shows the difference) to standard error.
+func timedCall<T>(_ body: () throws -> T) rethrows -> T {
+    let clock = ContinuousClock(), before = clock.now
+    let (threadBefore, processBefore) = (cpuSeconds(thread: true), cpuSeconds(thread: false))
+    let result = try body()
+    let (threadAfter, processAfter) = (cpuSeconds(thread: true), cpuSeconds(thread: false))
+    FileHandle.standardError.write(Data("profiled call: \(clock.now - before)\n".utf8))
+    FileHandle.standardError.write(Data("cpu: calling thread \(threadAfter - threadBefore) s, process \(processAfter - processBefore) s\n".utf8))
+    return result
+}

@@ -54,8 +54,11 @@ extension PersistentStore {
         /// (the first scan after an open decompresses them) and compares their rows, and the
         /// results come back in the same order as from one thread. Tables of fewer than 128
         /// chunks (about 131,000 rows) are scanned on the caller's thread either way, as are
-        /// predicates that follow relationships. Default `true`; `false` keeps every scan on
-        /// the calling thread, leaving the other cores to the application.
+        /// predicates that follow relationships. A batch update or delete likewise decodes
+        /// the chunks it is about to rewrite on every core first, when 128 or more of them are
+        /// not decoded yet (the first batch request after an open). Default `true`; `false`
+        /// keeps every scan and decode on the calling thread, leaving the other cores to the
+        /// application.
         public var scansInParallel = true
         /// The fewest chunks each thread of a parallel scan takes (a smaller table is scanned
         /// on one thread), and how many chunks per thread a scan reads between two progress

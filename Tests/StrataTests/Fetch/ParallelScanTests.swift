@@ -69,6 +69,33 @@ import StrataTestSupport
         #expect(try Self.answer(parallel.store, everyone).keys == Self.answer(serial.store, everyone).keys)
     }
 
+    /// The first batch requests after an open decode the chunks they rewrite on every core
+    /// first (`PersistentStore.decodeInParallel`): every row must end as one thread leaves it.
+    @Test func batchRequestsAfterAnOpenRewriteTheSameRows() throws {
+        let (serial, parallel) = try Self.stores(seed: 6)
+        defer { serial.remove(); parallel.remove() }
+        func everything(_ fixture: StoreFixture) -> [String] { TailAppendTests.contents(fixture.store.currentVersion, 0) }
+        let steps: [(PersistentStore) throws -> Void] = [
+            { _ = try $0.execute(BatchUpdateRequest(entityName: "Person", propertiesToUpdate: ["size": .constant(.int(2))])) },
+            { _ = try $0.execute(BatchUpdateRequest(entityName: "Person", predicate: try ObjectPredicate(format: "age > 50"),
+                                                    propertiesToUpdate: ["active": .constant(.bool(true))])) },
+            { store in
+                let ids = stride(from: 3, through: Self.rows, by: 3).map { ObjectID(storeID: store.storeID, entityName: "Person", primaryKey: Int64($0)) }
+                _ = try store.execute(BatchDeleteRequest(objectIDs: ids))
+            },
+            { _ = try $0.execute(BatchDeleteRequest(entityName: "Person", predicate: try ObjectPredicate(format: "score < 10"))) },
+        ]
+        for (n, step) in steps.enumerated() {
+            for fixture in [serial, parallel] {
+                // From a snapshot, so that the step finds its chunks undecoded.
+                try fixture.store.checkpoint()
+                try fixture.reopen()
+                try step(fixture.store)
+            }
+            #expect(everything(parallel) == everything(serial), "step \(n)")
+        }
+    }
+
     @Test func progressIsReportedChunkByChunkInOrderAndAStopStops() throws {
         let (serial, parallel) = try Self.stores(seed: 5)
         defer { serial.remove(); parallel.remove() }

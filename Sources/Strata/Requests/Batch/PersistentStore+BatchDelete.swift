@@ -24,7 +24,14 @@ extension PersistentStore {
         }
         var deletedRecord = BatchDeleteRecord()
         let outcome = try commitTransaction(kind: .batchDelete, author: request.transactionAuthor) { head, lsn, _ in
-            let initial = listed.map { Self.present($0, in: head.tables[root]) } ?? plan.matchingKeys(head)
+            let initial: [Int64]
+            if let listed {
+                decodeInParallel(head.tables[root], touching: listed)
+                initial = Self.present(listed, in: head.tables[root])
+            } else {
+                initial = plan.matchingKeys(head)
+                decodeInParallel(head.tables[root], touching: initial)
+            }
             guard !initial.isEmpty else { return nil }
             let record = try resolveDelete(root: root, keys: initial, in: head)
             var next = head

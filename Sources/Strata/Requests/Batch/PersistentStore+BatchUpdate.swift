@@ -21,12 +21,14 @@ extension PersistentStore {
             let ranges: KeyRanges
             if plan.bound == nil {
                 // Every row: the keys come straight from the chunks, as runs.
+                decodeInParallel(editor.table, touching: nil)
                 ranges = KeyRanges(keysOf: editor.table.chunks)
                 guard !ranges.runs.isEmpty else { return nil }
                 try editor.bulkUpdateAll(assignments: assignments, version: lsn)
             } else {
                 let keys = plan.matchingKeys(head)
                 guard !keys.isEmpty else { return nil }
+                decodeInParallel(editor.table, touching: keys)
                 ranges = KeyRanges(sortedKeys: keys)
                 try editor.bulkUpdate(keys, assignments: assignments, version: lsn)
             }
