@@ -257,9 +257,6 @@ extension StoreVersion {
     func readEveryChunk() {
         let chunks = tables.flatMap { $0.chunks.filter { $0.decoded.load() == nil } }
         guard !chunks.isEmpty else { return }
-        let workers = min(chunks.count, ProcessInfo.processInfo.activeProcessorCount)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            for index in stride(from: worker, to: chunks.count, by: workers) { _ = chunks[index].loaded }
-        }
+        _ = ParallelChunks.map(chunks.count, threads: ProcessInfo.processInfo.activeProcessorCount) { _ = chunks[$0].loaded }
     }
 }

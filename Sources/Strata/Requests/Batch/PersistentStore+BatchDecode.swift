@@ -1,8 +1,9 @@
 extension PersistentStore {
     /// Decodes, spread over the cores, the chunks of `table` that hold any of the ascending
-    /// `keys` (every chunk when `keys` is `nil`) and are not decoded yet, so that the batch request about to rewrite them does
-    /// not decode them one by one on the writer's thread (the first batch request after an
-    /// open would decompress every chunk it touches there). Follows
+    /// `keys` (every chunk when `keys` is `nil`) and are not decoded yet, so that the batch
+    /// request about to rewrite them does not decode them one by one on the writer's thread
+    /// (the first batch request after an open would decompress every chunk it touches
+    /// there). Follows
     /// ``Options/scansInParallel``: off, or with too few such chunks, it does nothing and the
     /// edit decodes them as it goes.
     ///
