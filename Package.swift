@@ -233,3 +233,29 @@ if Context.environment["STRATA_WITHOUT_REPLICATION"] != "1" {
         inspector.swiftSettings = (inspector.swiftSettings ?? []) + [.define("STRATA_REPLICATION")]
     }
 }
+
+// STRATA_WITHOUT_ENCRYPTION=1: leave out swift-crypto and everything built on it —
+// StrataEncryption and its tests, the `strata` inspector (`--key-file`, `encrypt`, …) and its
+// tests. `scripts/tsan` sets it: the sanitizer stage runs none of them, and compiling
+// BoringSSL's C sources once more under the sanitizer was about five of its minutes in every
+// CI run. The recovery sweeps' encrypted runs (StrataStorageTests, `SweepCipher`) stop with a
+// message in such a build; the plain build runs them.
+if Context.environment["STRATA_WITHOUT_ENCRYPTION"] == "1" {
+    let dropped: Set<String> = ["CStrataAEAD", "StrataEncryption", "StrataEncryptionTests", "StrataInspector", "StrataInspectorTests"]
+    let droppedProducts: Set<String> = ["Crypto", "ArgumentParser"]
+    package.targets.removeAll { dropped.contains($0.name) }
+    package.products.removeAll { ["StrataEncryption", "strata"].contains($0.name) }
+    for target in package.targets {
+        target.dependencies.removeAll { dependency in
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): return dropped.contains(name)
+            case .productItem(let name, _, _, _): return droppedProducts.contains(name)
+            @unknown default: return false
+            }
+        }
+    }
+    package.dependencies.removeAll { dependency in
+        guard case .sourceControl(_, let location, _) = dependency.kind else { return false }
+        return location.hasSuffix("/swift-crypto.git") || location.hasSuffix("/swift-argument-parser")
+    }
+}

@@ -1,6 +1,8 @@
 import Testing
+#if canImport(StrataEncryption)
 import Crypto
 import StrataEncryption
+#endif
 import StrataTestSupport
 @testable import StrataStorage
 
@@ -64,10 +66,15 @@ enum LogFixture {
 /// The cipher of the encrypted runs of the recovery sweeps: AES-256-GCM under a fixed key
 /// (`nil` for the plain runs), and where frames start in its segments.
 enum SweepCipher {
-    static let key = SymmetricKey(data: [UInt8](repeating: 0x5A, count: 32))
-
     static func cipher(_ encrypted: Bool) -> (any StoreCipher)? {
-        encrypted ? AESGCMStoreCipher(key: key) : nil
+        guard encrypted else { return nil }
+        #if canImport(StrataEncryption)
+        return AESGCMStoreCipher(key: SymmetricKey(data: [UInt8](repeating: 0x5A, count: 32)))
+        #else
+        // The sanitizer's build (scripts/tsan, STRATA_WITHOUT_ENCRYPTION=1) has no cipher: an
+        // encrypted sweep must not pass there as a plain one.
+        fatalError("This build leaves out StrataEncryption (STRATA_WITHOUT_ENCRYPTION=1); run the encrypted sweeps in the plain build (scripts/test).")
+        #endif
     }
 
     /// The offset of a segment's first frame.
