@@ -4,11 +4,12 @@ import Foundation
 extension Runner {
     /// Runs the Strata side of `workload` on plain and on encrypted stores, alternately (plain
     /// 1, encrypted 1, plain 2, …, so that a machine whose load drifts weighs on both alike),
-    /// `runs` times each; stops at the first failed run. After each encrypted run it checks
-    /// that the stores the run left are encrypted.
+    /// `runs` times each (the `--runs` option where the workload's single run is only for
+    /// SQLite's sake, ``Workload/oneRunForSQLite``); stops at the first failed run. After each
+    /// encrypted run it checks that the stores the run left are encrypted.
     func runEncryption(_ workload: Workload) async -> EncryptionResult {
         var result = EncryptionResult(workload: workload, target: Registry.encryptionTarget(of: workload))
-        let runs = workload.runs ?? defaultRuns
+        let runs = workload.oneRunForSQLite ? defaultRuns : (workload.runs ?? defaultRuns)
         for index in 0..<runs {
             for encrypted in [false, true] {
                 let side = encrypted ? "encrypted" : "plain"

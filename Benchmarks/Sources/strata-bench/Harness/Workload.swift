@@ -28,6 +28,11 @@ struct Workload: Sendable {
     let target: Target
     /// Runs per side; `nil` means the `--runs` option. Deterministic figures need one run.
     let runs: Int?
+    /// Whether ``runs`` is 1 only because the SQLite side is slow (the observe workloads'
+    /// 20 refetches of a million rows), not because one run is enough: `--encryption`, which
+    /// runs no SQLite side, then takes the `--runs` option, and the median of that many
+    /// tail latencies rather than a single one.
+    let oneRunForSQLite: Bool
     let strata: Measurement
     /// The GRDB-records side (issue 8's).
     let sqlite: SQLiteSide
@@ -41,7 +46,7 @@ struct Workload: Sendable {
     let perObject: Bool
 
     init(name: String, group: String? = nil, item: Int, summary: String, unit: MetricUnit,
-         target: Target, runs: Int? = nil, strata: @escaping Measurement, sqlite: SQLiteSide,
+         target: Target, runs: Int? = nil, oneRunForSQLite: Bool = false, strata: @escaping Measurement, sqlite: SQLiteSide,
          best: SQLiteBest? = nil, judgedAgainst: JudgedAgainst? = nil, perObject: Bool = true) {
         self.name = name
         self.group = group ?? name
@@ -50,6 +55,7 @@ struct Workload: Sendable {
         self.unit = unit
         self.target = target
         self.runs = runs
+        self.oneRunForSQLite = oneRunForSQLite
         self.strata = strata
         self.sqlite = sqlite
         self.best = best
