@@ -9,7 +9,7 @@
 //
 // Cases: insert N, saves N (one-object saves), open N, snapshot-load N, append N (× 1 MiB),
 // and the request workloads: batch-insert N, batch-update N, batch-delete N (even keys),
-// predicate-count N / predicate-ids N (`age BETWEEN {100, 200}` over N people), sorted-fetch N
+// predicate-count N / predicate-ids N / predicate-ids-async N (`age BETWEEN {100, 200}` over N people), sorted-fetch N
 // (all N items by createdAt as faults, reading `name`), name-sorted-fetch N (the same by `name`,
 // whose sort compares strings), and the typed API's typed-insert N and
 // typed-sorted-fetch N (the same work through `@Model` objects); indexed-open N (the to-do
@@ -38,7 +38,7 @@ import StrataStorage
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
     FileHandle.standardError.write(Data(("usage: strata-profile insert|saves|snapshot-load|append|open|batch-insert|"
-        + "batch-update|batch-delete|predicate-count|predicate-ids|sorted-fetch|name-sorted-fetch|typed-insert|typed-sorted-fetch|"
+        + "batch-update|batch-delete|predicate-count|predicate-ids|predicate-ids-async|sorted-fetch|name-sorted-fetch|typed-insert|typed-sorted-fetch|"
         + "indexed-open|indexed-age-ids|indexed-sorted-fetch|unique-email-lookup|upsert|list-items|observe|history COUNT\n").utf8))
     exit(2)
 }
@@ -228,6 +228,28 @@ func cpuSeconds(thread: Bool) -> Double {
     }
 }
 
+/// The number of IDs an asynchronous fetch delivered. `@unchecked Sendable`: written once, in
+/// the completion on the context's queue, before the semaphore is signalled, and read only
+/// after waiting for it.
+final class DeliveredCount: @unchecked Sendable {
+    var count = 0
+}
+
+/// strata-bench's predicate-ids-async: the same request as an `AsynchronousFetchRequest` of
+/// object IDs, from the call until its completion has run on the context's queue.
+@inline(never) func profiledPredicateAsync(_ context: ObjectContext) throws -> Int {
+    var request = FetchRequest(entityName: "Person", predicate: try ObjectPredicate(format: "age BETWEEN {100, 200}"))
+    request.resultType = .objectIDs
+    let delivered = DeliveredCount(), done = DispatchSemaphore(value: 0)
+    let asynchronous = AsynchronousFetchRequest(fetchRequest: request) { result in
+        delivered.count = result.objectIDs?.count ?? -1
+        done.signal()
+    }
+    _ = try context.performAndWait { try context.execute(asynchronous) }
+    done.wait()
+    return delivered.count
+}
+
 /// strata-bench's sorted-fetch: every item by createdAt as faults, then `name` and the key of
 /// each, through a new context released inside the profiled call (as in the harness).
 @inline(never) func profiledSortedFetch(_ store: PersistentStore) throws -> Int {
@@ -394,12 +416,13 @@ case "batch-delete":
     let deleted = try timedCall { try profiledBatchDelete(store) }
     precondition(deleted == count / 2)
     try store.close()
-case "predicate-count", "predicate-ids":
+case "predicate-count", "predicate-ids", "predicate-ids-async":
     let store = try reopenedPersonStore(directory)
     let context = ObjectContext(store: store)
     let clock = ContinuousClock(), before = clock.now
     let (threadBefore, processBefore) = (cpuSeconds(thread: true), cpuSeconds(thread: false))
-    let found = try profiledPredicate(context, ids: arguments[1] == "predicate-ids")
+    let found = arguments[1] == "predicate-ids-async" ? try profiledPredicateAsync(context)
+        : try profiledPredicate(context, ids: arguments[1] == "predicate-ids")
     let (threadAfter, processAfter) = (cpuSeconds(thread: true), cpuSeconds(thread: false))
     FileHandle.standardError.write(Data("profiled call: \(clock.now - before)\n".utf8))
     // The scan runs on this thread (`performAndWait` on a private context runs its body on the
