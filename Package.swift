@@ -238,8 +238,9 @@ if Context.environment["STRATA_WITHOUT_REPLICATION"] != "1" {
 // StrataEncryption and its tests, the `strata` inspector (`--key-file`, `encrypt`, …) and its
 // tests. `scripts/tsan` sets it: the sanitizer stage runs none of them, and its build, which
 // compiled BoringSSL's C sources once more under the sanitizer, took 409 s with them in a CI
-// run and 123 s without (on another machine). The recovery sweeps' encrypted runs (StrataStorageTests, `SweepCipher`) stop with a
-// message in such a build; the plain build runs them.
+// run and 123 s without (on another machine). The recovery sweeps' encrypted runs
+// (StrataStorageTests, `SweepCipher`) stop with a message in such a build; the plain build
+// runs them.
 if Context.environment["STRATA_WITHOUT_ENCRYPTION"] == "1" {
     let dropped: Set<String> = ["CStrataAEAD", "StrataEncryption", "StrataEncryptionTests", "StrataInspector", "StrataInspectorTests"]
     let droppedProducts: Set<String> = ["Crypto", "ArgumentParser"]
