@@ -3,9 +3,8 @@ extension PersistentStore {
     /// `keys` (every chunk when `keys` is `nil`) and are not decoded yet, so that the batch
     /// request about to rewrite them does not decode them one by one on the writer's thread
     /// (the first batch request after an open would decompress every chunk it touches
-    /// there). Follows
-    /// ``Options/scansInParallel``: off, or with too few such chunks, it does nothing and the
-    /// edit decodes them as it goes.
+    /// there). Follows ``Options/scansInParallel``: off, or with too few such chunks, it does
+    /// nothing and the edit decodes them as it goes.
     ///
     /// A chunk's key range comes from the snapshot's footer, so finding them decodes nothing.
     /// A chunk that fails to decode records the store's damage, as any first read does
