@@ -15,9 +15,16 @@ public enum FormatVersion {
     /// would take a new store's only segment for a torn write and cut it. Under major 2 it
     /// refuses the file with `unsupportedFormat` instead, and changes nothing.
     public static let encryptedMajor: UInt16 = 2
-    /// The highest major version this build reads; a file with a higher one is refused with
-    /// ``StorageError/Code/unsupportedFormat``.
+    /// The highest major version of log segments this build reads; a segment with a higher
+    /// one is refused with ``StorageError/Code/unsupportedFormat``.
     public static let newestReadableMajor: UInt16 = encryptedMajor
+    /// The major version of every snapshot written, plain or encrypted (`docs/FORMAT.md` 7.1):
+    /// chunks of one block per column and bit-packed integers, which readers of majors 1 and
+    /// 2 would refuse as damage rather than as a newer format.
+    public static let snapshotMajor: UInt16 = 3
+    /// The highest major version of snapshots this build reads (it reads 1, 2 and 3); a
+    /// snapshot with a higher one is refused with ``StorageError/Code/unsupportedFormat``.
+    public static let newestReadableSnapshotMajor: UInt16 = snapshotMajor
     /// The major version written for a file: ``encryptedMajor`` when it is encrypted.
     static func written(encrypted: Bool) -> UInt16 { encrypted ? encryptedMajor : major }
 }

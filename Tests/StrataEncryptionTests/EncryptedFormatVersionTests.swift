@@ -9,8 +9,9 @@ import StrataTestSupport
 /// docs/FORMAT.md 14.7: encrypted segments and snapshots are written with major version 2, so
 /// that a build from before encryption (which reads major 1 and ignores the flag bits) refuses
 /// them with `unsupportedFormat` instead of taking a new store's only segment for a torn write
-/// and cutting it. Plain files stay 1.0, and encrypted files of major 1 (written before the
-/// bump) still open.
+/// and cutting it. Plain segments stay 1.0, and encrypted files of major 1 (written before the
+/// bump) still open. Snapshots, plain or encrypted, are major 3 since their chunks hold a block
+/// per column (section 7.1).
 @Suite struct EncryptedFormatVersionTests {
     /// The major version in each segment's and snapshot's header (bytes 8–9 of both).
     static func majors(_ path: String) throws -> [String: UInt16] {
@@ -19,7 +20,10 @@ import StrataTestSupport
         }.mapValues { UInt16($0[8]) | UInt16($0[9]) << 8 }
     }
 
-    @Test func encryptedFilesAreMajorTwoAndPlainOnesMajorOne() throws {
+    /// Segments: encrypted ones major 2, plain ones 1. Snapshots: major 3 either way
+    /// (section 7.1: one block per column and bit-packed integers), which every reader from
+    /// before it refuses as a newer format.
+    @Test func encryptedSegmentsAreMajorTwoPlainOnesOneAndSnapshotsThree() throws {
         let encrypted = try TemporaryDirectory(prefix: "strata-crypt")
         defer { encrypted.remove() }
         let plain = try TemporaryDirectory(prefix: "strata-plain")
@@ -27,13 +31,14 @@ import StrataTestSupport
         let key = SymmetricKey(size: .bits256)
         try EncryptedStoreTests.fill(encrypted.path, key: key)
         try EncryptedStoreTests.fill(plain.path, key: nil)
-        let encryptedMajors = try Self.majors(encrypted.path)
-        #expect(encryptedMajors.contains { StoreFileNames.snapshotLSN($0.key) != nil })
-        #expect(encryptedMajors.contains { StoreFileNames.segmentLSN($0.key) != nil })
-        #expect(encryptedMajors.values.allSatisfy { $0 == FormatVersion.encryptedMajor }, "\(encryptedMajors)")
-        let plainMajors = try Self.majors(plain.path)
-        #expect(!plainMajors.isEmpty)
-        #expect(plainMajors.values.allSatisfy { $0 == FormatVersion.major }, "\(plainMajors)")
+        for (majors, segmentMajor) in [(try Self.majors(encrypted.path), FormatVersion.encryptedMajor),
+                                       (try Self.majors(plain.path), FormatVersion.major)] {
+            let snapshots = majors.filter { StoreFileNames.snapshotLSN($0.key) != nil }
+            let segments = majors.filter { StoreFileNames.segmentLSN($0.key) != nil }
+            #expect(!snapshots.isEmpty && !segments.isEmpty, "\(majors)")
+            #expect(snapshots.values.allSatisfy { $0 == 3 && $0 == FormatVersion.snapshotMajor }, "\(snapshots)")
+            #expect(segments.values.allSatisfy { $0 == segmentMajor }, "\(segments)")
+        }
     }
 
     /// Encrypted log segments that an earlier build wrote with major 1 (before the bump) open

@@ -159,8 +159,35 @@ import StrataTestSupport
         for _ in 0..<8 { try writer.append(table: 0, columns: [column]) }
         try writer.finish()
         let reader = try SnapshotReader(fileSystem: fs, directory: Self.directory, name: writer.finalName, budget: budget)
-        #expect(reader.chunks.contains { $0.length - SnapshotLayout.chunkHeaderSize == $0.rawLength })
+        // Raw: the one column block's stored bytes are its raw bytes.
+        #expect(reader.chunks.contains { $0.length - SnapshotLayout.chunkHeaderSize == $0.rawLength + ColumnBlocks.headerSize })
         #expect(reader.chunks.contains { $0.length - SnapshotLayout.chunkHeaderSize < $0.rawLength })
         for index in reader.chunks.indices { #expect(try reader.readChunk(index) == [column]) }
+    }
+
+    /// Bit-packed integers decode to more than LZ4's 255 bytes per byte: a constant column
+    /// takes no bits at all. Past the budget, the writer stores such a chunk raw with its
+    /// integers delta-encoded (8 bytes each), and the snapshot opens and decodes.
+    @Test func writerDeltaEncodesIntegersRatherThanExceedTheBudget() throws {
+        let budget = SnapshotDecodeBudget(allowance: 64 * 1024, perFileByte: 512)
+        let fs = SimulatedFileSystem()
+        try fs.createDirectory(Self.directory)
+        let table = TableDescriptor(name: "Counter", columns: [ColumnDescriptor(name: "key", kind: .int64),
+                                                               ColumnDescriptor(name: "value", kind: .int64)])
+        let writer = try SnapshotWriter(fileSystem: fs, directory: Self.directory, lsn: 9, tables: [table],
+                                        metadata: [], createdAt: 0, budget: budget)
+        let rows = 20_000
+        var chunks: [[ColumnChunk]] = []
+        for c in 0..<8 {
+            let keys = (0..<rows).map { Int64(c * rows + $0 + 1) }
+            chunks.append([ColumnChunk(values: .int64(keys)), ColumnChunk(values: .int64([Int64](repeating: 7, count: rows)))])
+            try writer.append(table: 0, columns: chunks[c])
+        }
+        try writer.finish()
+        let reader = try SnapshotReader(fileSystem: fs, directory: Self.directory, name: writer.finalName, budget: budget)
+        // Packed: a few dozen bytes for 20,000 rows. Past the budget: 8 bytes a value.
+        #expect(reader.chunks.contains { $0.rawLength < 100 })
+        #expect(reader.chunks.contains { $0.rawLength == 2 * (8 + 8 * rows) })
+        for index in reader.chunks.indices { #expect(try reader.readChunk(index) == chunks[index]) }
     }
 }

@@ -83,8 +83,8 @@ package struct LogImporter {
             throw damaged("bad header", at: 0)
         }
         let major = UInt16(bytes[8]) | UInt16(bytes[9]) << 8
-        guard major <= FormatVersion.newestReadableMajor else {
-            throw StorageError(.unsupportedFormat, "The snapshot copied for LSN \(lsn) was written in format version \(major); this build of Strata reads version \(FormatVersion.newestReadableMajor) and older. Restore with a newer Strata.", file: path)
+        guard major <= FormatVersion.newestReadableSnapshotMajor else {
+            throw StorageError(.unsupportedFormat, "The snapshot copied for LSN \(lsn) was written in format version \(major); this build of Strata reads version \(FormatVersion.newestReadableSnapshotMajor) and older. Restore with a newer Strata.", file: path)
         }
         guard u64(16) == lsn else {
             throw StorageError(.corrupted, "The snapshot copied for LSN \(lsn) holds the state at LSN \(u64(16)); nothing was restored from it.", file: path, offset: 0)

@@ -126,15 +126,15 @@ public final class SnapshotChunkSource: Sendable {
     static func decodeVerified(_ bytes: UnsafeRawBufferPointer, _ info: SnapshotChunkInfo, _ index: Int,
                                table: TableDescriptor, name: String, path: String,
                                sealedUnder cipher: (any FileCipher)?, only wanted: [Bool]?) throws -> [ColumnChunk?] {
-        let compressed = bytes[20] & SnapshotLayout.compressedFlag != 0
+        let payloadFlags = bytes[20] & ~SnapshotLayout.encryptedFlag
         let payload = UnsafeRawBufferPointer(rebasing: bytes[SnapshotLayout.chunkHeaderSize...])
         guard bytes[20] & SnapshotLayout.encryptedFlag != 0 else {
-            return try decodePayload(payload, compressed: compressed, info, index, table: table, name: name, path: path, only: wanted)
+            return try decodePayload(payload, payloadFlags: payloadFlags, info, index, table: table, name: name, path: path, only: wanted)
         }
         let plaintextLength = payload.count - EncryptionHeader.tagLength
         guard let cipher else {
             // Decrypted in place at open: the plaintext, then the unused tag.
-            return try decodePayload(UnsafeRawBufferPointer(rebasing: payload[..<plaintextLength]), compressed: compressed,
+            return try decodePayload(UnsafeRawBufferPointer(rebasing: payload[..<plaintextLength]), payloadFlags: payloadFlags,
                                      info, index, table: table, name: name, path: path, only: wanted)
         }
         return try withUnsafeTemporaryAllocation(byteCount: plaintextLength, alignment: 16) { plaintext in
@@ -144,13 +144,15 @@ public final class SnapshotChunkSource: Sendable {
                 _ = try SnapshotReader.checkStored(bytes, info, encrypted: true, name: name, path: path)
                 throw StorageError(.corrupted, "Snapshot \(name) is damaged (encrypted chunk #\(index) does not authenticate) at byte \(info.offset). Its checksum matches, so the chunk was rewritten together with its checksum, by someone or something without the store's key: this is not a bit flip. Restore the store from a backup.", file: path, offset: info.offset)
             }
-            return try decodePayload(UnsafeRawBufferPointer(plaintext), compressed: compressed, info, index,
+            return try decodePayload(UnsafeRawBufferPointer(plaintext), payloadFlags: payloadFlags, info, index,
                                      table: table, name: name, path: path, only: wanted)
         }
     }
 
-    /// Decompresses (straight from `stored`, when `compressed`) and decodes a chunk's payload.
-    private static func decodePayload(_ stored: UnsafeRawBufferPointer, compressed: Bool, _ info: SnapshotChunkInfo, _ index: Int,
+    /// Decompresses (straight from `stored`) and decodes a chunk's payload; `payloadFlags` are
+    /// the chunk's flags without ``SnapshotLayout/encryptedFlag``: the payload is raw, one LZ4
+    /// block, or a block per column (``ColumnBlocks``, only the wanted columns decompressed).
+    private static func decodePayload(_ stored: UnsafeRawBufferPointer, payloadFlags: UInt8, _ info: SnapshotChunkInfo, _ index: Int,
                                       table: TableDescriptor, name: String, path: String, only wanted: [Bool]?) throws -> [ColumnChunk?] {
         func decodeColumns(_ raw: UnsafeRawBufferPointer) throws -> [ColumnChunk?] {
             do {
@@ -159,7 +161,14 @@ public final class SnapshotChunkSource: Sendable {
                 throw StorageError(.corrupted, "Snapshot \(name) chunk #\(index) does not decode (\(error)).", file: path, offset: info.offset)
             }
         }
-        guard compressed else { return try decodeColumns(stored) }
+        if payloadFlags == SnapshotLayout.columnBlocksFlag {
+            do {
+                return try ColumnBlocks.decode(stored, rawLength: info.rawLength, table: table, rows: info.rowCount, only: wanted)
+            } catch {
+                throw StorageError(.corrupted, "Snapshot \(name) chunk #\(index) does not decode (\(error)).", file: path, offset: info.offset)
+            }
+        }
+        guard payloadFlags == SnapshotLayout.compressedFlag else { return try decodeColumns(stored) }
         guard let raw = LZ4.decompress(stored, originalSize: info.rawLength) else {
             throw StorageError(.corrupted, "Snapshot \(name) chunk at byte \(info.offset) does not decompress to its declared size.", file: path, offset: info.offset)
         }

@@ -36,7 +36,9 @@ struct SnapshotDecodeBudget: Sendable, Hashable {
             total += 8
             switch column.kind {
             case .bool: total += (rows + 7) / 8
-            case .int64, .double: total += 8 * rows
+            // Bit-packed (encoding 2) in 0 bits: a reference and a width.
+            case .int64: total += min(8 * rows, 9)
+            case .double: total += 8 * rows
             case .bytes: total += 4 * (rows + 1)
             }
         }

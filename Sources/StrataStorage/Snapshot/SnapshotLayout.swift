@@ -12,6 +12,10 @@ enum SnapshotLayout {
     static let compressedFlag: UInt8 = 1
     /// Chunk flag: the stored bytes are sealed (ciphertext then a 16-byte tag).
     static let encryptedFlag: UInt8 = 2
+    /// Chunk flag (snapshots of major version 3): the payload is one block per column, each
+    /// compressed or not on its own (``ColumnBlocks``); never set together with
+    /// ``compressedFlag``.
+    static let columnBlocksFlag: UInt8 = 4
     /// File flag (header bytes 12–15): an ``EncryptionHeader`` follows the 40-byte header.
     static let encryptedFileFlag: UInt32 = 1
     /// The nonce that seals the footer (chunk numbers, the other nonces, stay far below it).

@@ -76,8 +76,8 @@ public final class SnapshotReader: Sendable {
         let created = try r.readInt64()
         _ = try r.readUInt32()
         guard CRC32C.checksum(Array(header[0..<36])) == (try r.readUInt32()) else { throw corrupt(0, "header checksum mismatch") }
-        guard major <= FormatVersion.newestReadableMajor else {
-            throw StorageError(.unsupportedFormat, "Snapshot \(name) was written in format version \(major); this build of Strata reads version \(FormatVersion.newestReadableMajor) and older. Open the store with a newer Strata.", file: path)
+        guard major <= FormatVersion.newestReadableSnapshotMajor else {
+            throw StorageError(.unsupportedFormat, "Snapshot \(name) was written in format version \(major); this build of Strata reads version \(FormatVersion.newestReadableSnapshotMajor) and older. Open the store with a newer Strata.", file: path)
         }
         var dataStart = Int64(SnapshotLayout.headerSize)
         var fileCipher: (any FileCipher)?
@@ -367,7 +367,8 @@ public final class SnapshotReader: Sendable {
         let flags = bytes[20]
         let expectedFlags = encrypted ? SnapshotLayout.encryptedFlag : 0
         guard storedLength == info.length - SnapshotLayout.chunkHeaderSize, rawLength == info.rawLength,
-              flags & ~SnapshotLayout.compressedFlag == expectedFlags,
+              [0, SnapshotLayout.compressedFlag, SnapshotLayout.columnBlocksFlag].contains(flags & ~SnapshotLayout.encryptedFlag),
+              flags & SnapshotLayout.encryptedFlag == expectedFlags,
               !encrypted || storedLength >= EncryptionHeader.tagLength else { throw corrupt(info, "impossible chunk lengths") }
         if checksum {
             var check = CRC32C.update(CRC32C.initial, UnsafeRawBufferPointer(rebasing: bytes[SnapshotLayout.chunkHeaderSize...]))
@@ -375,7 +376,10 @@ public final class SnapshotReader: Sendable {
             guard CRC32C.finalize(check) == u32(24) else { throw corrupt(info, "chunk checksum mismatch") }
         }
         let compressed = flags & SnapshotLayout.compressedFlag != 0
-        if !compressed && storedLength - (encrypted ? EncryptionHeader.tagLength : 0) != rawLength { throw corrupt(info, "impossible chunk lengths") }
+        // Column blocks check their own lengths when decoded (ColumnBlocks).
+        if flags & ~SnapshotLayout.encryptedFlag == 0 && storedLength - (encrypted ? EncryptionHeader.tagLength : 0) != rawLength {
+            throw corrupt(info, "impossible chunk lengths")
+        }
         return compressed
     }
 

@@ -2,7 +2,8 @@
 ///
 /// The file is written as `snapshot-<LSN>.snap.tmp`, synced, renamed to its final name and
 /// the directory synced, all in ``finish()``; until then no reader can see it. Chunks are
-/// independently checksummed and LZ4-compressed (when that makes them smaller).
+/// independently checksummed; each column of a chunk is LZ4-compressed on its own (when that
+/// makes it smaller), its integers bit-packed (`docs/FORMAT.md` 5.4–5.5).
 ///
 /// For example:
 /// ```swift
@@ -67,7 +68,7 @@ public final class SnapshotWriter {
         let encryption = cipher.map { EncryptionHeader.new($0, kind: .snapshot) }
         fileCipher = encryption?.1
         buffer.write(SnapshotLayout.headerMagic)
-        buffer.write(FormatVersion.written(encrypted: encryption != nil))
+        buffer.write(FormatVersion.snapshotMajor)
         buffer.write(FormatVersion.minor)
         buffer.write(encryption == nil ? UInt32(0) : SnapshotLayout.encryptedFileFlag)
         buffer.write(lsn)
@@ -90,23 +91,25 @@ public final class SnapshotWriter {
         guard columns.allSatisfy({ $0.count == rows && ($0.validity?.count ?? rows) == rows }) else {
             throw StorageError(.invalidArgument, "Snapshot chunk columns have different row counts.")
         }
-        var raw = ByteWriter(capacity: rows * 16)
-        ColumnCodec.encode(columns, into: &raw)
-        guard raw.count <= FormatLimits.maximumChunkPayload else {
-            throw StorageError(.tooLarge, "A snapshot chunk of \(raw.count) bytes exceeds the \(FormatLimits.maximumChunkPayload)-byte limit; use fewer rows per chunk.")
+        // One block per column, each LZ4-compressed when that makes it smaller.
+        var (stored, rawLength) = ColumnBlocks.encode(columns, packing: true, compressing: true)
+        guard rawLength <= FormatLimits.maximumChunkPayload else {
+            throw StorageError(.tooLarge, "A snapshot chunk of \(rawLength) bytes exceeds the \(FormatLimits.maximumChunkPayload)-byte limit; use fewer rows per chunk.")
         }
-        var stored = raw.bytes
-        var flags: UInt8 = 0
+        var flags = SnapshotLayout.columnBlocksFlag
         // Never nil: the encoding holds every row.
-        let chunkDecodedSize = Int64(SnapshotDecodeBudget.decodedSize(tables[table].columns, rows: rows, rawLength: raw.count) ?? 0)
-        if let packed = LZ4.compress(raw.bytes), packed.count < raw.count {
-            // Readers refuse a snapshot that decodes to more than its budget. A raw chunk
-            // decodes to at most 8 bytes per byte, well inside it; so when a compressed one
-            // would not fit (tens of MiB of near-constant bitmaps), it is stored raw instead.
-            let end = offset + Int64(buffer.count + SnapshotLayout.chunkHeaderSize + packed.count)
-            if decodedSize + chunkDecodedSize <= budget.limit(fileSize: end) {
-                stored = packed
-                flags = SnapshotLayout.compressedFlag
+        var chunkDecodedSize = Int64(SnapshotDecodeBudget.decodedSize(tables[table].columns, rows: rows, rawLength: rawLength) ?? 0)
+        // Readers refuse a snapshot that decodes to more than its budget. Compressed or
+        // bit-packed columns can decode to far more than 8 bytes per byte (tens of MiB of
+        // near-constant bitmaps or integers); when this chunk would not fit, its columns are
+        // stored raw and their integers delta-encoded, at most 8 decoded bytes per byte, well
+        // inside the budget.
+        let end = offset + Int64(buffer.count + SnapshotLayout.chunkHeaderSize + stored.count)
+        if decodedSize + chunkDecodedSize > budget.limit(fileSize: end) {
+            (stored, rawLength) = ColumnBlocks.encode(columns, packing: false, compressing: false)
+            chunkDecodedSize = Int64(SnapshotDecodeBudget.decodedSize(tables[table].columns, rows: rows, rawLength: rawLength) ?? 0)
+            guard rawLength <= FormatLimits.maximumChunkPayload else {
+                throw StorageError(.tooLarge, "A snapshot chunk of \(rawLength) bytes exceeds the \(FormatLimits.maximumChunkPayload)-byte limit; use fewer rows per chunk.")
             }
         }
         decodedSize += chunkDecodedSize
@@ -116,7 +119,7 @@ public final class SnapshotWriter {
         header.write(UInt32(table))
         header.write(UInt32(rows))
         header.write(UInt32(stored.count + (fileCipher == nil ? 0 : EncryptionHeader.tagLength)))
-        header.write(UInt32(raw.count))
+        header.write(UInt32(rawLength))
         header.write(flags)
         header.write([0, 0, 0] as [UInt8])
         if let fileCipher {
@@ -133,7 +136,7 @@ public final class SnapshotWriter {
         buffer.write(stored)
         chunks.append(SnapshotChunkInfo(table: table, offset: chunkOffset,
                                         length: SnapshotLayout.chunkHeaderSize + stored.count,
-                                        rowCount: rows, rawLength: raw.count,
+                                        rowCount: rows, rawLength: rawLength,
                                         statistics: columns.map(ColumnStatistics.init(of:))))
         if buffer.count >= 1 << 20 { try flushBuffer() }
     }
