@@ -123,7 +123,10 @@ func reportingFailures(_ body: () throws -> Void) throws {
     }
 }
 
-/// The store format this build writes, for `--version`.
+/// The store format this build writes, for `--version` and `info` on a store without a
+/// snapshot: the log's version (1.0; 2.0 encrypted) and, since snapshot major 3, the
+/// snapshots' (`docs/FORMAT.md` 7.1).
 enum StrataFormat {
     static var description: String { "\(FormatVersion.major).\(FormatVersion.minor)" }
+    static var withSnapshots: String { "log \(description), snapshots \(FormatVersion.snapshotMajor).\(FormatVersion.minor)" }
 }

@@ -20,7 +20,7 @@ struct StrataTool: ParsableCommand {
 
             \(InspectorExit.helpTable)
             """,
-        version: "strata 0.1.0 (store format \(StrataFormat.description))",
+        version: "strata 0.1.0 (store format: \(StrataFormat.withSnapshots))",
         subcommands: [InfoCommand.self, SchemaCommand.self, CreateCommand.self, ImportCommand.self,
                       ExportCommand.self, QueryCommand.self, CountCommand.self, UpdateCommand.self,
                       DeleteCommand.self, LogCommand.self, VerifyCommand.self, CheckpointCommand.self,
