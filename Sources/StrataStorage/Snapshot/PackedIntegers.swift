@@ -149,7 +149,18 @@ enum PackedIntegers {
             count = n
             guard n > 0 else { return }
             guard let base = out.baseAddress else { return }
-            if delta {
+            if width == 0 {
+                // Every field is 0: the reference itself, or a step of it from `first`.
+                if delta {
+                    var x = first
+                    for i in 0..<n {
+                        (base + i).initialize(to: x)
+                        x &+= reference
+                    }
+                } else {
+                    base.initialize(repeating: reference, count: n)
+                }
+            } else if delta {
                 base.initialize(to: first)
                 unpack(src, width: width, count: n - 1, into: base + 1)
                 // Prefix sums of the steps, each offset by the reference.

@@ -103,6 +103,7 @@ indirect enum ColumnFilter: Sendable {
         case .int64(let v):
             if operands.allSatisfy({ if case .int = $0 { true } else { false } }) {
                 let c = operands.map(\.int64Value)
+                if op == .between { return between(v, c[0], c[1]) }
                 return loop(v, op, c)
             }
             return v.map { x in generic(.int(x), op, operands) }
@@ -144,6 +145,15 @@ indirect enum ColumnFilter: Sendable {
         case .in: let set = c; return mask(v) { set.contains($0) }
         default: return [Bool](repeating: false, count: v.count)
         }
+    }
+
+    /// `lo <= x && x <= hi` for each integer, as one unsigned comparison of `x - lo` with
+    /// `hi - lo` (wrapping), which has no branch and vectorizes; nothing matches when
+    /// `lo > hi`.
+    private static func between(_ v: [Int64], _ lo: Int64, _ hi: Int64) -> [Bool] {
+        guard lo <= hi else { return [Bool](repeating: false, count: v.count) }
+        let span = UInt64(bitPattern: hi &- lo)
+        return mask(v) { UInt64(bitPattern: $0 &- lo) <= span }
     }
 
     /// `v.map(test)`, written into a buffer of the final size (no capacity checks per row).

@@ -203,8 +203,9 @@ extension FetchPlan {
     /// How many elements of `mask` are `true`.
     private static func trueCount(_ mask: [Bool]) -> Int {
         mask.withUnsafeBufferPointer { mask in
+            // A Bool is one byte, 0 or 1: summing them has no branch and vectorizes.
             var matches = 0
-            for match in mask where match { matches += 1 }
+            for match in mask { matches &+= Int(unsafeBitCast(match, to: UInt8.self)) }
             return matches
         }
     }
