@@ -219,6 +219,13 @@ func cpuSeconds(thread: Bool) -> Double {
     return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
+/// Minor page faults of the whole process so far.
+func minorFaults() -> Int {
+    var usage = rusage()
+    getrusage(__rusage_who_t(0), &usage)
+    return usage.ru_minflt
+}
+
 /// strata-bench's predicate-count and predicate-ids: `age BETWEEN {100, 200}` on a context.
 @inline(never) func profiledPredicate(_ context: ObjectContext, ids: Bool) throws -> Int {
     try context.performAndWait {
@@ -421,13 +428,14 @@ case "predicate-count", "predicate-ids", "predicate-ids-async":
     let context = ObjectContext(store: store)
     let clock = ContinuousClock(), before = clock.now
     let (threadBefore, processBefore) = (cpuSeconds(thread: true), cpuSeconds(thread: false))
+    let faultsBefore = minorFaults()
     let found = arguments[1] == "predicate-ids-async" ? try profiledPredicateAsync(context)
         : try profiledPredicate(context, ids: arguments[1] == "predicate-ids")
     let (threadAfter, processAfter) = (cpuSeconds(thread: true), cpuSeconds(thread: false))
     FileHandle.standardError.write(Data("profiled call: \(clock.now - before)\n".utf8))
     // The scan runs on this thread (`performAndWait` on a private context runs its body on the
     // caller's thread); work it hands to other threads shows in the process's figure only.
-    FileHandle.standardError.write(Data("cpu: scanning thread \(threadAfter - threadBefore) s, process \(processAfter - processBefore) s\n".utf8))
+    FileHandle.standardError.write(Data("cpu: scanning thread \(threadAfter - threadBefore) s, process \(processAfter - processBefore) s; minor page faults \(minorFaults() - faultsBefore)\n".utf8))
     precondition(found > 0)
     try store.close()
 case "sorted-fetch":
