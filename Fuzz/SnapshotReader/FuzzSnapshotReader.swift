@@ -5,7 +5,9 @@
 //   1: the same with the header, footer and chunk checksums recomputed first, so the
 //      footer and column decoders behind them are reached;
 //   2: the rest is a footer index, decoded directly;
-//   3: the rest is one chunk's column payload for a table of the sample schema.
+//   3: the rest is one chunk's column payload for a table of the sample schema;
+//   4: the rest is a payload of column blocks (snapshot major 3) for the same table, with
+//      the declared raw length and the wanted columns taken from the input first.
 import Foundation
 @testable import StrataStorage
 import StrataTestSupport
@@ -66,7 +68,7 @@ func fixChecksums(_ bytes: inout [UInt8]) {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     var input = FuzzInput(Array(UnsafeRawBufferPointer(start: start, count: count)))
-    switch input.byte() % 4 {
+    switch input.byte() % 5 {
     case 0:
         readWholeFile(input.rest())
     case 1:
@@ -76,6 +78,19 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     case 2:
         let bytes = input.rest()
         _ = try? SnapshotFooter.decode(bytes, dataStart: Int64(SnapshotLayout.headerSize), dataEnd: Int64(SnapshotLayout.headerSize) + 1 << 20)
+    case 4:
+        let rows = input.uint16() % 300
+        let rawLength = input.uint16()
+        let mask = input.byte()
+        let wanted: [Bool]? = mask & 0x80 != 0 ? nil : tables[0].columns.indices.map { mask & (1 << $0) != 0 }
+        let payload = input.rest()
+        if let columns = try? payload.withUnsafeBytes({ try ColumnBlocks.decode($0, rawLength: rawLength, table: tables[0], rows: rows, only: wanted) }) {
+            precondition(columns.count == tables[0].columns.count, "column blocks gave the wrong number of columns")
+            for (index, column) in columns.enumerated() {
+                precondition((column == nil) == (wanted.map { !$0[index] } ?? false), "column blocks decoded a column not wanted, or skipped a wanted one")
+                precondition(column.map { $0.count == rows } ?? true, "column blocks gave the wrong row count")
+            }
+        }
     default:
         let rows = input.uint16() % 300
         let payload = input.rest()
