@@ -39,26 +39,66 @@ extension PersistentStore {
         // name): the type of each property, and the attributes a row must give a value.
         let types = layout.properties.map(\.type)
         let required = layout.properties.indices.filter { layout.properties[$0].type != nil && !layout.properties[$0].isOptional }
-        try request.forEachObject { index, object in
-            let base = flat.count
-            for value in defaults { flat.append(value) }
-            for (key, value) in object {
-                guard let property = property(key) else {
-                    let suggestion = Schema.nearestName(to: key, among: layout.properties.map(\.name))
-                    throw StrataError(.unknownKey, "Row \(index) of the batch insert has the key '\(key)', which \(layout.entity.name) does not have" + (suggestion.map { "; did you mean '\($0)'?" } ?? ".") + " Nothing was written.", entity: layout.entity.name, key: key)
+        // The checks of one value and of one row. They only build errors: the rows are
+        // written inline below, where the compiler sees every access to `flat` (a local
+        // function that changed it would be checked for exclusive access at run time, on
+        // every value).
+        func fits(_ value: AttributeValue, _ property: Int) -> Bool {
+            types[property].map { value.conforms(to: $0) } ?? (value.isNull || { if case .int = value { return true } else { return false } }())
+        }
+        func mismatch(_ value: AttributeValue, _ property: Int, key: String, row index: Int) -> StrataError {
+            StrataError(.typeMismatch, "Row \(index) of the batch insert: \(layout.entity.name).\(key) is \(types[property]?.rawValue ?? "a to-one relationship (give the primary key as an integer)"); a \(value.kindName) value cannot be stored in it. Nothing was written.", entity: layout.entity.name, key: key)
+        }
+        func missing(_ property: Int, row index: Int) -> StrataError {
+            let name = layout.properties[property].name
+            return StrataError(.typeMismatch, "Row \(index) of the batch insert has no value for the required attribute \(layout.entity.name).\(name), which has no default. Nothing was written.", entity: layout.entity.name, key: name)
+        }
+        func unknown(_ key: String, _ row: String) -> StrataError {
+            let suggestion = Schema.nearestName(to: key, among: layout.properties.map(\.name))
+            return StrataError(.unknownKey, "\(row) of the batch insert has the key '\(key)', which \(layout.entity.name) does not have" + (suggestion.map { "; did you mean '\($0)'?" } ?? ".") + " Nothing was written.", entity: layout.entity.name, key: key)
+        }
+        if case .positional(let names, let count, let fill) = request.rows {
+            // The names are resolved once; each row is then read by position.
+            var positions: [Int] = []
+            for name in names {
+                guard let property = property(name) else { throw unknown(name, "The property list") }
+                guard !positions.contains(property) else {
+                    throw StrataError(.misuse, "The property list of the batch insert names '\(name)' twice. Nothing was written.", entity: layout.entity.name, key: name)
                 }
-                let type = types[property]
-                let fits = type.map { value.conforms(to: $0) } ?? (value.isNull || { if case .int = value { return true } else { return false } }())
-                guard fits else {
-                    throw StrataError(.typeMismatch, "Row \(index) of the batch insert: \(layout.entity.name).\(key) is \(type?.rawValue ?? "a to-one relationship (give the primary key as an integer)"); a \(value.kindName) value cannot be stored in it. Nothing was written.", entity: layout.entity.name, key: key)
-                }
-                flat[base + property] = value
-                if upsert { given.properties.append(property) }
+                positions.append(property)
             }
-            if upsert { given.endRow() }
-            for p in required where flat[base + p].isNull {
-                let name = layout.properties[p].name
-                throw StrataError(.typeMismatch, "Row \(index) of the batch insert has no value for the required attribute \(layout.entity.name).\(name), which has no default. Nothing was written.", entity: layout.entity.name, key: name)
+            var values = [AttributeValue](repeating: .null, count: names.count)
+            for index in 0..<count {
+                for k in values.indices { values[k] = .null }
+                fill(index, &values)
+                guard values.count == names.count else {
+                    throw StrataError(.misuse, "Row \(index) of the batch insert has \(values.count) values for \(names.count) properties; fill must set values by position and keep their number. Nothing was written.", entity: layout.entity.name)
+                }
+                let base = flat.count
+                for value in defaults { flat.append(value) }
+                for k in values.indices {
+                    let property = positions[k]
+                    guard fits(values[k], property) else { throw mismatch(values[k], property, key: names[k], row: index) }
+                    flat[base + property] = values[k]
+                    if upsert { given.properties.append(property) }
+                }
+                if upsert { given.endRow() }
+                for p in required where flat[base + p].isNull { throw missing(p, row: index) }
+            }
+        } else {
+            try request.forEachObject { index, object in
+                let base = flat.count
+                for value in defaults { flat.append(value) }
+                for (key, value) in object {
+                    guard let property = property(key) else { throw unknown(key, "Row \(index)") }
+                    let type = types[property]
+                    let fits = type.map { value.conforms(to: $0) } ?? (value.isNull || { if case .int = value { return true } else { return false } }())
+                    guard fits else { throw mismatch(value, property, key: key, row: index) }
+                    flat[base + property] = value
+                    if upsert { given.properties.append(property) }
+                }
+                if upsert { given.endRow() }
+                for p in required where flat[base + p].isNull { throw missing(p, row: index) }
             }
         }
         var inserts = (0..<request.count).map { row in

@@ -1,0 +1,114 @@
+import Testing
+import Foundation
+import StrataTestSupport
+@testable import Strata
+
+/// `BatchInsertRequest(entityName:properties:count:fill:)`: rows given by position store
+/// exactly what the same rows given as dictionaries store, and every mistake is refused with
+/// a typed error that names it, writing nothing.
+@Suite struct BatchPositionalInsertTests {
+    static func row(_ i: Int, list: Int64) -> [String: AttributeValue] {
+        ["name": .string("item \(i)"), "createdAt": .date(Date(timeIntervalSince1970: Double(i) * 30)),
+         "count": i % 5 == 0 ? .null : .int(Int64(i)), "list": .int(list)]
+    }
+
+    @Test func positionalRowsStoreWhatDictionaryRowsStore() throws {
+        var dumps: [[String: [Int64: [String: AttributeValue]]]] = []
+        var results: [BatchResult] = []
+        for positional in [false, true] {
+            let dir = try TemporaryDirectory()
+            defer { dir.remove() }
+            let store = try PersistentStore.open(at: dir.path, schema: BatchFixture.todoSchema, options: BatchFixture.options())
+            let list = try BatchFixture.insert(store, "TodoList", [["title": "A"]])[0].primaryKey
+            var request: BatchInsertRequest
+            if positional {
+                // `done`, `priority`, `score` and `note` are not listed: defaults, as for a missing key.
+                request = BatchInsertRequest(entityName: "TodoItem", properties: ["createdAt", "name", "count", "list"],
+                                             count: 2_500) { i, values in
+                    let row = Self.row(i, list: list)
+                    values[0] = row["createdAt"]!
+                    values[1] = row["name"]!
+                    // Left .null for every fifth row: stored as nil.
+                    if i % 5 != 0 { values[2] = row["count"]! }
+                    values[3] = row["list"]!
+                }
+            } else {
+                request = BatchInsertRequest(entityName: "TodoItem", count: 2_500) { i, row in
+                    row = Self.row(i, list: list)
+                }
+            }
+            request.resultType = .count
+            #expect(request.count == 2_500)
+            #expect(request.objects.count == 2_500 && request.objects[7] == Self.row(7, list: list))
+            results.append(try store.execute(request))
+            try store.close()
+            let reopened = try PersistentStore.open(at: dir.path, schema: BatchFixture.todoSchema, options: BatchFixture.options())
+            dumps.append(BatchFixture.dump(reopened))
+            try reopened.close()
+        }
+        #expect(results[0].count == 2_500 && results[1].count == 2_500)
+        #expect(dumps[0]["TodoItem"]?.count == 2_500)
+        #expect(dumps[1]["TodoItem"]?[1]?["done"] == .bool(false) && dumps[1]["TodoItem"]?[1]?["count"] == .null)
+        #expect(dumps[0] == dumps[1])
+    }
+
+    @Test func anUnknownOrRepeatedPropertyIsRefused() throws {
+        try BatchErrorTests.expectRefused(.unknownKey, mentioning: ["The property list", "'nam'", "did you mean 'name'"]) { store in
+            _ = try store.execute(BatchInsertRequest(entityName: "TodoItem", properties: ["nam"], count: 3) { _, values in
+                values[0] = .string("x")
+            })
+        }
+        try BatchErrorTests.expectRefused(.misuse, mentioning: ["'name' twice"]) { store in
+            _ = try store.execute(BatchInsertRequest(entityName: "TodoItem", properties: ["name", "createdAt", "name"], count: 3) { _, values in
+                values = [.string("x"), .date(Date()), .string("y")]
+            })
+        }
+    }
+
+    @Test func aWrongTypeOrAMissingRequiredValueIsRefusedNamingTheRow() throws {
+        try BatchErrorTests.expectRefused(.typeMismatch, mentioning: ["Row 1200", "TodoItem.createdAt", "string"]) { store in
+            _ = try store.execute(BatchInsertRequest(entityName: "TodoItem", properties: ["name", "createdAt"], count: 2_000) { i, values in
+                values[0] = .string("item \(i)")
+                values[1] = i == 1_200 ? .string("yesterday") : .date(Date(timeIntervalSince1970: Double(i)))
+            })
+        }
+        // `name` is required and has no default: left .null in row 7, and not listed at all.
+        try BatchErrorTests.expectRefused(.typeMismatch, mentioning: ["Row 7", "TodoItem.name"]) { store in
+            _ = try store.execute(BatchInsertRequest(entityName: "TodoItem", properties: ["name", "createdAt"], count: 10) { i, values in
+                if i != 7 { values[0] = .string("item \(i)") }
+                values[1] = .date(Date())
+            })
+        }
+        try BatchErrorTests.expectRefused(.typeMismatch, mentioning: ["Row 0", "TodoItem.name"]) { store in
+            _ = try store.execute(BatchInsertRequest(entityName: "TodoItem", properties: ["createdAt"], count: 10) { _, values in
+                values[0] = .date(Date())
+            })
+        }
+    }
+
+    @Test func aFillThatChangesTheNumberOfValuesIsRefused() throws {
+        try BatchErrorTests.expectRefused(.misuse, mentioning: ["Row 4", "3 values for 2 properties"]) { store in
+            _ = try store.execute(BatchInsertRequest(entityName: "TodoItem", properties: ["name", "createdAt"], count: 10) { i, values in
+                values[0] = .string("item \(i)")
+                values[1] = .date(Date())
+                if i == 4 { values.append(.null) }
+            })
+        }
+    }
+
+    /// Each row starts as `.null`: a value set in one row does not leak into the next.
+    @Test func everyRowStartsEmpty() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try PersistentStore.open(at: dir.path, schema: BatchFixture.todoSchema, options: BatchFixture.options())
+        var request = BatchInsertRequest(entityName: "TodoItem", properties: ["name", "createdAt", "note"], count: 4) { i, values in
+            values[0] = .string("item \(i)")
+            values[1] = .date(Date(timeIntervalSince1970: 0))
+            if i == 0 { values[2] = .string("only the first") }
+        }
+        request.resultType = .objectIDs
+        let ids = try #require(try store.execute(request).objectIDs)
+        #expect(try BatchFixture.values(store, ids, key: "note") == [.string("only the first"), .null, .null, .null])
+        try store.close()
+    }
+}
