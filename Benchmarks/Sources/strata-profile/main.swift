@@ -8,7 +8,8 @@
 //   callgrind_annotate --inclusive=yes /tmp/insert.out | head -80
 //
 // Cases: insert N, saves N (one-object saves), open N, snapshot-load N, append N (× 1 MiB),
-// and the request workloads: batch-insert N, batch-update N, batch-delete N (even keys),
+// and the request workloads: batch-insert N (rows by position; batch-insert-dictionary N, the
+// same rows as dictionaries), batch-update N, batch-delete N (even keys),
 // predicate-count N / predicate-ids N / predicate-ids-async N (`age BETWEEN {100, 200}` over N people), sorted-fetch N
 // (all N items by createdAt as faults, reading `name`), name-sorted-fetch N (the same by `name`,
 // whose sort compares strings), and the typed API's typed-insert N and
@@ -37,7 +38,7 @@ import StrataStorage
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
-    FileHandle.standardError.write(Data(("usage: strata-profile insert|saves|snapshot-load|append|open|batch-insert|"
+    FileHandle.standardError.write(Data(("usage: strata-profile insert|saves|snapshot-load|append|open|batch-insert|batch-insert-dictionary|"
         + "batch-update|batch-delete|predicate-count|predicate-ids|predicate-ids-async|sorted-fetch|name-sorted-fetch|typed-insert|typed-sorted-fetch|"
         + "indexed-open|indexed-age-ids|indexed-sorted-fetch|unique-email-lookup|upsert|list-items|observe|history COUNT\n").utf8))
     exit(2)
@@ -182,13 +183,20 @@ func reopenedPersonStore(_ directory: String) throws -> PersistentStore {
     return try PersistentStore.open(at: directory, schema: personSchema, options: options)
 }
 
-/// strata-bench's batch-insert: one request of every row, built from the rows.
-@inline(never) func profiledBatchInsert(_ store: PersistentStore) throws -> Int {
-    var request = BatchInsertRequest(entityName: "TodoItem", count: rows.count) { index, row in
-        row["name"] = .string(rows[index].name)
-        row["createdAt"] = .date(rows[index].createdAt)
-        row["done"] = .bool(rows[index].done)
-    }
+/// strata-bench's batch-insert: one request of every row, built from the rows, by position
+/// (or, with `dictionaries`, as a dictionary per row).
+@inline(never) func profiledBatchInsert(_ store: PersistentStore, dictionaries: Bool = false) throws -> Int {
+    var request = dictionaries
+        ? BatchInsertRequest(entityName: "TodoItem", count: rows.count) { index, row in
+            row["name"] = .string(rows[index].name)
+            row["createdAt"] = .date(rows[index].createdAt)
+            row["done"] = .bool(rows[index].done)
+        }
+        : BatchInsertRequest(entityName: "TodoItem", properties: ["name", "createdAt", "done"], count: rows.count) { index, values in
+            values[0] = .string(rows[index].name)
+            values[1] = .date(rows[index].createdAt)
+            values[2] = .bool(rows[index].done)
+        }
     request.resultType = .count
     return try store.execute(request).count ?? 0
 }
@@ -408,9 +416,9 @@ case "append":
     let (engine, _) = try StorageEngine.open(at: directory, options: storageOptions)
     try profiledAppend(engine, payloads)
     try engine.close()
-case "batch-insert":
+case "batch-insert", "batch-insert-dictionary":
     let store = try PersistentStore.open(at: directory, schema: schema, options: options)
-    let inserted = try profiledBatchInsert(store)
+    let inserted = try timed { try profiledBatchInsert(store, dictionaries: arguments[1] == "batch-insert-dictionary") }
     precondition(inserted == count)
     try store.close()
 case "batch-update":
