@@ -111,4 +111,22 @@ import StrataTestSupport
         #expect(try BatchFixture.values(store, ids, key: "note") == [.string("only the first"), .null, .null, .null])
         try store.close()
     }
+
+    /// An upsert by position matches on the constraint and sets every listed property of a
+    /// matched row (a `.null` left in a listed property sets nil); unlisted ones keep their
+    /// stored values.
+    @Test func anUpsertByPositionSetsTheListedProperties() throws {
+        let fixture = try StoreFixture(UniquenessFixtures.people)
+        try UniquenessFixtures.save(fixture, [("a@x", "Ann", 1), ("b@x", "Bob", 2)])
+        let rows: [(String, String?)] = [("b@x", "Bobby"), ("c@x", "Cy"), ("a@x", nil)]
+        var request = BatchInsertRequest(entityName: "Person", properties: ["email", "name"], count: rows.count) { i, values in
+            values[0] = .string(rows[i].0)
+            if let name = rows[i].1 { values[1] = .string(name) }
+        }
+        request.mode = .upsert
+        request.resultType = .count
+        #expect(try fixture.store.execute(request).count == 3)
+        let stored = Set(UniquenessFixtures.rows(fixture.store).values.map(\.description))
+        #expect(stored == ["(a@x, nil, 1)", "(b@x, Bobby, 2)", "(c@x, Cy, 0)"])
+    }
 }
