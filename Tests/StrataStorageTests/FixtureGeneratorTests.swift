@@ -36,4 +36,17 @@ import StrataStorage
         try engine.close()
         print("wrote \(target.path): \(try FileManager.default.contentsOfDirectory(atPath: target.path).sorted())")
     }
+
+    /// `Fixtures/v3/basic-snapshot`: one snapshot of major version 3 (SnapshotV3Fixture).
+    @Test(.enabled(if: enabled, "set STRATA_WRITE_FIXTURES=1 to write Fixtures/"))
+    func writeSnapshotV3() throws {
+        let target = BasicStoreFixture.fixturesRoot().appendingPathComponent(SnapshotV3Fixture.relativePath)
+        guard !FileManager.default.fileExists(atPath: target.path) else {
+            Issue.record("\(target.path) exists. Fixtures are written once; delete it by hand only if its format version was never released.")
+            return
+        }
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        try SnapshotV3Fixture.write(PosixFileSystem(), directory: target.path)
+        print("wrote \(target.path): \(try FileManager.default.contentsOfDirectory(atPath: target.path).sorted())")
+    }
 }
