@@ -105,6 +105,14 @@ import StrataTestSupport
         #expect(throws: ColumnCodec.DecodeError.self) {
             _ = try wide.withUnsafeBytes { try ColumnCodec.decode($0, table: Self.table, rows: 100) }
         }
+        // Two fields of 60 bits with all their bytes there: only the width refuses them.
+        let sixty: [UInt8] = [2, PackedIntegers.packed, 0, 0, 2, 0, 0, 0] + [UInt8](repeating: 0, count: 8) + [60]
+            + [UInt8](repeating: 0xA5, count: PackedIntegers.packedLength(2, width: 60))
+        for wanted in [[true], [false]] {
+            #expect(throws: ColumnCodec.DecodeError.self) {
+                _ = try sixty.withUnsafeBytes { try ColumnCodec.decode($0, table: Self.table, rows: 2, only: wanted) }
+            }
+        }
         for wanted in [[true], [false]] {
             #expect(throws: ColumnCodec.DecodeError.self) {
                 _ = try Array(bytes.dropLast()).withUnsafeBytes { try ColumnCodec.decode($0, table: Self.table, rows: 100, only: wanted) }
