@@ -59,7 +59,12 @@ struct InspectorFailure: Error {
         case let error as StorageError:
             self.init(Self.exit(for: error.code), Self.describe(error))
         case let error as StrataError:
-            self.init(Self.exit(for: error.code), NearestName.message(for: error))
+            // A snapshot chunk that failed its first read carries the storage error naming it.
+            if error.code == .corrupted, let cause = error.cause as? StorageError, cause.code == .corrupted {
+                self.init(.corrupted, Self.locate(error.message, cause))
+            } else {
+                self.init(Self.exit(for: error.code), NearestName.message(for: error))
+            }
         default:
             self.init(.io, "\(error)")
         }
@@ -103,11 +108,17 @@ struct InspectorFailure: Error {
         if error.code == .locked {
             return error.message + " Read-only commands (info, schema, query, count, export, log, verify, stats) work meanwhile."
         }
-        guard error.code == .corrupted, let file = error.file else { return error.message }
+        guard error.code == .corrupted else { return error.message }
+        return locate(error.message, error)
+    }
+
+    /// `message`, followed by the file and offset of the corruption `error` when it lacks them.
+    private static func locate(_ message: String, _ error: StorageError) -> String {
+        guard let file = error.file else { return message }
         var where_ = "file: \(file)"
         if let offset = error.offset { where_ += ", offset: \(offset)" }
-        return error.message.contains(file) && (error.offset.map { error.message.contains(String($0)) } ?? true)
-            ? error.message : "\(error.message) [\(where_)]"
+        return message.contains(file) && (error.offset.map { message.contains(String($0)) } ?? true)
+            ? message : "\(message) [\(where_)]"
     }
 }
 

@@ -135,16 +135,38 @@ import StrataTestSupport
         #expect(try forged.logAndSnapshots() == before)
     }
 
-    /// Accidental damage is still refused at open, as before: a flipped bit in the chunk
-    /// (checksum not recomputed) fails the open with the storage layer's `corrupted`.
-    @Test func aBitFlipInAChunkIsStillRefusedAtOpen() throws {
+    /// Accidental damage is told apart from a forgery: a flipped bit in the chunk (checksum
+    /// not recomputed) is refused as a checksum mismatch, by the open when it verifies every
+    /// chunk (`verifiesSnapshotAtOpen`), and otherwise — nothing to fall back to, so the open
+    /// reads no chunk — by the first read of that chunk, which every later operation repeats.
+    @Test(arguments: [false, true]) func aBitFlipInAChunkIsDamageNotAForgery(verifiesAtOpen: Bool) throws {
         let forged = try ForgedChunkStore.make()
         defer { forged.directory.remove() }
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: forged.snapshot)))
         bytes[Int(forged.offset) + 100] ^= 0x10
         try Data(bytes).write(to: URL(fileURLWithPath: forged.snapshot))
-        let error = #expect(throws: StorageError.self) { _ = try forged.open() }
-        #expect(error?.code == .corrupted)
+        var options = forged.options(prefetching: false)
+        options.storage.verifiesSnapshotAtOpen = verifiesAtOpen
+        guard !verifiesAtOpen else {
+            let error = #expect(throws: StorageError.self) {
+                _ = try PersistentStore.open(at: forged.path, schema: ForgedChunkStore.schema, options: options)
+            }
+            #expect(error?.code == .corrupted && error?.offset == forged.offset)
+            #expect(error?.message.contains("checksum mismatch") == true)
+            return
+        }
+        let store = try PersistentStore.open(at: forged.path, schema: ForgedChunkStore.schema, options: options)
+        defer { try? store.close() }
+        let context = ObjectContext(store: store)
+        for _ in 0..<2 {
+            let error = #expect(throws: StrataError.self) {
+                _ = try context.performAndWait { try context.fetch(FetchRequest(entityName: "Note")).map { try $0.value(forKey: "token") } }
+            }
+            let cause = error?.cause as? StorageError
+            #expect(error?.code == .corrupted && cause?.offset == forged.offset && cause?.file == forged.snapshot)
+            #expect(error?.message.contains("checksum mismatch") == true && error?.message.contains("authenticate") == false,
+                    "\(error.map(String.init(describing:)) ?? "")")
+        }
     }
 
     /// Runs `operation` on a freshly opened `store`; the error it threw, or `nil`.

@@ -25,6 +25,14 @@ extension StoreInspector {
             report.error(error.message, file: error.file, offset: error.offset)
             verifySnapshots(names.sorted(), directory: directory, deep: deep, cipher: cipher, into: &report)
             return report
+        } catch let error as StrataError where error.code == .corrupted && (error.cause as? StorageError)?.code == .corrupted {
+            // A chunk of the snapshot the open started from failed its first read (the open
+            // leaves chunks to their reads when nothing could replace a damaged snapshot): the
+            // storage error names it, as the check of that snapshot file below does again.
+            let storage = error.cause as! StorageError
+            report.error(storage.message, file: storage.file, offset: storage.offset)
+            verifySnapshots(names.sorted(), directory: directory, deep: deep, cipher: cipher, into: &report)
+            return report
         }
         let frames = inspector.records.count
         let scope = inspector.recoveryReport.snapshotFile == nil ? "in the log (no snapshot yet)" : "after the snapshot"

@@ -223,13 +223,15 @@ extension PersistentStore {
 
 /// Turns a snapshot's chunks into table chunks that decode on first read.
 ///
-/// Recovery has already read every chunk and verified its header and checksum
+/// When recovery could fall back from a damaged snapshot (an older snapshot, or a log from the
+/// first transaction), it has already read every chunk and verified its header and checksum
 /// (`verifyChecksums(deferringAuthentication: true, keepingImage: false)`), so a damaged
-/// snapshot fails the open as before; what open no longer does is keep the chunks in memory,
-/// authenticate and decrypt (an encrypted snapshot), decompress and decode the columns. Each
+/// snapshot was skipped for the fallback; otherwise it read no chunk
+/// (`StorageOptions.verifiesSnapshotAtOpen`). Open never keeps the chunks in memory,
+/// authenticates and decrypts them (an encrypted snapshot), decompresses or decodes them. Each
 /// chunk keeps its row count and key range (from the footer's statistics) and a reference to
 /// the snapshot's chunk source, which reads the chunk from the open file at its first decode
-/// and verifies it again (its checksum, and its tag when encrypted) before decoding it; a
+/// and verifies it (its checksum, and its tag when encrypted) before decoding it; a
 /// chunk that fails its first decode reports to the store's ``SnapshotDamage``.
 enum SnapshotLoader {
     static func lazyChunks(_ snapshot: SnapshotReader, damage: SnapshotDamage) throws -> [TableChunk] {
@@ -239,7 +241,8 @@ enum SnapshotLoader {
             // verified is read and checked here, chunk by chunk, as before.
             return try snapshot.chunks.indices.map { TableChunk(columns: try snapshot.readChunk($0)) }
         }
-        return source.chunks.indices.map { TableChunk(source: source, index: $0, damage: damage) }
+        let locks = DecodeLocks()
+        return source.chunks.indices.map { TableChunk(source: source, index: $0, damage: damage, locks: locks) }
     }
 
     /// Decodes every undecoded chunk of `version` on a utility-priority background queue,

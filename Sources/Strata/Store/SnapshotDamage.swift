@@ -4,11 +4,14 @@ internal import StrataStorage
 /// The first chunk of a store's snapshot that failed to decode when it was first read, kept
 /// for every later operation on the store to throw.
 ///
-/// Open verifies every chunk's checksum, so a chunk reaches its first decode damaged only if
-/// it was rewritten together with its checksum: an encrypted chunk whose GCM tag does not
-/// authenticate (tags are checked at a chunk's first read, `docs/FORMAT.md` §14.3), or a chunk
-/// its writer got wrong; or if the file changed after the open (a chunk is read from the file
-/// again at its first decode, and its checksum verified again), or that read failed. The
+/// A chunk reaches its first decode damaged when nothing could have replaced it at open (no
+/// older snapshot, no log from the first transaction), so that the open left its checksum to
+/// that decode (`StorageOptions.verifiesSnapshotAtOpen`); otherwise open verified every
+/// chunk's checksum, and a chunk is found damaged only if it was rewritten together with its
+/// checksum: an encrypted chunk whose GCM tag does not authenticate (tags are checked at a
+/// chunk's first read, `docs/FORMAT.md` §14.3), or a chunk its writer got wrong; or if the
+/// file changed after the open (a chunk is read from the file again at its first decode, and
+/// its checksum verified again), or that read failed. The
 /// chunk then records the error here and hands its readers placeholder columns of the right
 /// shape, so that no loop indexes out of range; what they compute from them is never returned
 /// nor written, because:

@@ -7,14 +7,14 @@ extension TableChunk {
     /// - Precondition: `info` is `source.chunks[index]` and its primary-key statistics hold
     ///   the chunk's first and last key (every snapshot's footer has them: the key column is
     ///   an `int64` column without nulls, sorted ascending).
-    convenience init(source: SnapshotChunkSource, index: Int, damage: SnapshotDamage) {
+    convenience init(source: SnapshotChunkSource, index: Int, damage: SnapshotDamage, locks: DecodeLocks) {
         let info = source.chunks[index]
         var first = Int64.max, last = Int64.min
         if info.rowCount > 0, case .int(let low, let high)? = info.statistics[EntityLayout.primaryKeyColumn].range {
             (first, last) = (low, high)
         }
         self.init(count: info.rowCount, firstKey: first, lastKey: last, statistics: info.statistics,
-                  pending: PendingDecode(source: source, index: index, damage: damage))
+                  pending: PendingDecode(source: source, index: index, damage: damage, lock: locks.lock(for: index)))
     }
 
     /// Decodes the columns on the first read (authenticating and decrypting an encrypted
@@ -30,7 +30,7 @@ extension TableChunk {
             // Unreachable: a chunk without a pending decode stored its columns at init.
             preconditionFailure("TableChunk without columns")
         }
-        return pending.state.withLock { slot in
+        return pending.withSource { slot in
             if let box = decoded.load() { return box }
             // Not nil: the source is let go only after the columns were stored.
             let source = slot!
@@ -74,7 +74,7 @@ extension TableChunk {
             // Unreachable: a chunk without a pending decode stored its columns at init.
             preconditionFailure("TableChunk without columns")
         }
-        return pending.state.withLock { slot in
+        return pending.withSource { slot in
             if let box = decoded.load() { return .all(box) }
             // Not nil: the source is let go only after the columns were stored.
             let source = slot!
@@ -128,23 +128,58 @@ extension TableChunk {
 
 /// An undecoded chunk's source, dropped once the chunk is decoded.
 ///
-/// `@unchecked Sendable`: ``partial`` is read and written only under ``state``'s lock.
+/// `@unchecked Sendable`: ``source`` and ``partial`` are read and written only under
+/// ``lock`` (``withSource(_:)``), which chunks of the same load share by stripes
+/// (``DecodeLocks``): a lock of its own per chunk was a third of an open's cost per chunk.
 final class PendingDecode: @unchecked Sendable {
-    /// The source while the chunk is undecoded, `nil` after; the lock also serializes the
-    /// first decode so that it runs once.
-    let state: Locked<SnapshotChunkSource?>
+    /// The source while the chunk is undecoded, `nil` after. Only under ``lock``.
+    private var source: SnapshotChunkSource?
+    /// Serializes the first decode so that it runs once; shared with other chunks.
+    private let lock: DecodeLocks.Stripe
     let index: Int
     /// Where a failed decode is recorded: the store's.
     let damage: SnapshotDamage
     /// The columns ``TableChunk/someColumns(_:)`` decoded alone, by column number (`nil`
     /// where not decoded; empty before the first such call and once the chunk is decoded
-    /// whole). Only under ``state``'s lock.
+    /// whole). Only under ``lock``.
     var partial: [ColumnChunk?] = []
 
-    init(source: SnapshotChunkSource, index: Int, damage: SnapshotDamage) {
-        state = Locked(source)
+    init(source: SnapshotChunkSource, index: Int, damage: SnapshotDamage, lock: DecodeLocks.Stripe) {
+        self.source = source
+        self.lock = lock
         self.index = index
         self.damage = damage
+    }
+
+    /// Runs `body` with the source (`nil` once the chunk is decoded) under the chunk's lock;
+    /// ``partial`` may be used inside it. `body` must not take another chunk's lock (a stripe
+    /// is not reentrant): a decode reads its own chunk only.
+    func withSource<Result>(_ body: (inout SnapshotChunkSource?) -> Result) -> Result {
+        var result: Result?
+        lock.locked.withLock { (_: inout Void) in result = body(&source) }
+        return result!
+    }
+}
+
+/// The locks that serialize the first decodes of one snapshot load's chunks: chunk `i` takes
+/// stripe `i % count`. Two chunks share a lock only `count` chunks apart, so a scan on both
+/// cores, whose workers take runs of consecutive chunks, rarely waits on the other's decode.
+final class DecodeLocks: Sendable {
+    /// One lock of the stripe.
+    final class Stripe: Sendable {
+        let locked = Locked(())
+    }
+
+    private let stripes: [Stripe]
+
+    /// `count` locks (64 by default: 64 allocations for the load, against one per chunk).
+    init(count: Int = 64) {
+        stripes = (0..<max(1, count)).map { _ in Stripe() }
+    }
+
+    /// The lock of chunk `index`.
+    func lock(for index: Int) -> Stripe {
+        stripes[index % stripes.count]
     }
 }
 

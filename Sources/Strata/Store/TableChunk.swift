@@ -20,15 +20,21 @@ final class TableChunk: Sendable {
     let decoded = OnceSlot<DecodedColumns>()
     /// Where an undecoded chunk's columns come from; `nil` for a chunk built in memory.
     let pending: PendingDecode?
-    /// Per-column statistics computed on first use by queries (see `ChunkSkipper`); a chunk
-    /// loaded from a snapshot starts with the footer's, so skipping it decodes nothing.
-    let statisticsCache: Locked<[Int: ColumnStatistics]>
+    /// Per-column statistics computed on first use by queries (see `ChunkSkipper`), for a
+    /// chunk built in memory; `nil` for one loaded from a snapshot, which has
+    /// ``footerStatistics`` instead (a lock per chunk was a third of an open's cost per chunk).
+    let statisticsCache: Locked<[Int: ColumnStatistics]>?
+    /// The statistics of a chunk loaded from a snapshot, one per column of the snapshot's
+    /// table, from its footer (shared with it, not copied), so skipping the chunk decodes
+    /// nothing; empty for a chunk built in memory.
+    let footerStatistics: [ColumnStatistics]
 
     init(columns: [ColumnChunk]) {
         let box = DecodedColumns(columns)
         decoded.storeIfNil(box)
         pending = nil
         statisticsCache = Locked([:])
+        footerStatistics = []
         count = columns[EntityLayout.primaryKeyColumn].count
         let keys = box.primaryKeys
         firstKey = keys.first ?? .max
@@ -37,9 +43,8 @@ final class TableChunk: Sendable {
 
     /// An undecoded chunk (see `init(source:index:)`).
     init(count: Int, firstKey: Int64, lastKey: Int64, statistics: [ColumnStatistics], pending: PendingDecode) {
-        var cache: [Int: ColumnStatistics] = [:]
-        for (column, value) in statistics.enumerated() { cache[column] = value }
-        statisticsCache = Locked(cache)
+        statisticsCache = nil
+        footerStatistics = statistics
         self.count = count
         self.firstKey = firstKey
         self.lastKey = lastKey

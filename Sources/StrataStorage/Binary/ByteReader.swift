@@ -46,9 +46,10 @@ package struct ByteReader {
     private mutating func readInteger<T: FixedWidthInteger>() throws -> T {
         let size = MemoryLayout<T>.size
         guard remaining >= size else { throw Truncated() }
-        var value: T = 0
-        for i in 0..<size { value |= T(bytes[offset + i]) << (8 * i) }
+        // One unaligned load (`end <= bytes.count`, checked above), not a loop over the bytes:
+        // a footer reads about a dozen integers per chunk (issue 21, the open's cost).
+        let value = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
         offset += size
-        return value
+        return T(littleEndian: value)
     }
 }

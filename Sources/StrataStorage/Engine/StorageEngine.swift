@@ -379,6 +379,11 @@ public final class StorageEngine: @unchecked Sendable {
 
     /// The newest snapshot that verifies and belongs to this log.
     ///
+    /// Every chunk of a snapshot is verified here when recovery could fall back from it (an
+    /// older snapshot, or a log from LSN 1) or ``StorageOptions/verifiesSnapshotAtOpen`` asks
+    /// for it; otherwise only its header, trailer and footer are, and its chunks are verified
+    /// by their first decodes (``SnapshotReader/deferChunkVerification()``).
+    ///
     /// A snapshot whose LSN is beyond the start of the newest log segment cannot come from
     /// this log's history: a checkpoint at *L* always creates `wal-<L+1>` (synced) before it
     /// writes `snapshot-<L>`, and later segments only start higher. Such a snapshot is
@@ -392,6 +397,12 @@ public final class StorageEngine: @unchecked Sendable {
         let snapshots = names.compactMap { n in StoreFileNames.snapshotLSN(n).map { (n, $0) } }.sorted { $0.1 > $1.1 }
         let newestSegment = names.compactMap(StoreFileNames.segmentLSN).max()
         var firstError: StorageError?
+        // Where recovery can go when the snapshot at `lsn` is damaged: an older snapshot, or a
+        // log that starts at the first transaction (rule 4 of docs/FORMAT.md, 10.1).
+        let logStartsAtOne = names.contains { StoreFileNames.segmentLSN($0) == 1 }
+        func hasFallback(below lsn: UInt64) -> Bool {
+            logStartsAtOne || snapshots.contains { $0.1 < lsn }
+        }
         for (name, nameLSN) in snapshots {
             let reader: SnapshotReader
             do {
@@ -399,12 +410,19 @@ public final class StorageEngine: @unchecked Sendable {
                 guard reader.lsn == nameLSN else {
                     throw StorageError(.corrupted, "Snapshot \(name) holds the state at LSN \(reader.lsn), not at the LSN its name says.", file: "\(directory)/\(name)", offset: 0)
                 }
-                // Encrypted chunks are authenticated at their first decode, not here: the
-                // checksums catch every accidental change now, and a chunk rewritten together
-                // with its checksum fails the first read of it (docs/FORMAT.md, 14.3). No image
-                // is kept: each chunk is read from the file again, and verified again, when first
-                // decoded, so the snapshot never needs to be resident whole.
-                try reader.verifyChecksums(deferringAuthentication: true, keepingImage: false)
+                if options.verifiesSnapshotAtOpen || hasFallback(below: nameLSN) {
+                    // Encrypted chunks are authenticated at their first decode, not here: the
+                    // checksums catch every accidental change now, and a chunk rewritten together
+                    // with its checksum fails the first read of it (docs/FORMAT.md, 14.3). No image
+                    // is kept: each chunk is read from the file again, and verified again, when
+                    // first decoded, so the snapshot never needs to be resident whole.
+                    try reader.verifyChecksums(deferringAuthentication: true, keepingImage: false)
+                } else {
+                    // Nothing could replace this snapshot, so damage found now would only fail
+                    // the open: each chunk is checked by its first decode instead, and the open
+                    // reads no chunk (docs/FORMAT.md, 10.2).
+                    reader.deferChunkVerification()
+                }
             } catch let error as StorageError where error.code == .corrupted {
                 report.unusableSnapshots[name] = error.message
                 firstError = firstError ?? error

@@ -13,6 +13,19 @@ public struct StorageOptions: Sendable {
     /// How many snapshots to keep (with the log they need). Keeping 2 lets recovery fall
     /// back to the older one when the newest is damaged. Default 1.
     public var snapshotsRetained = 1
+    /// Whether an open checks every chunk of the snapshot it starts from before it returns,
+    /// even when nothing could replace a damaged one. Default `false`.
+    ///
+    /// Either way, an open checks every chunk's checksum when recovery has somewhere to fall
+    /// back to — an older snapshot, or a log that still starts at the first transaction — and
+    /// skips a damaged snapshot for it (`docs/FORMAT.md` §10.1, rule 4). When there is no
+    /// fallback, finding the damage at open would only fail the open; by default the open then
+    /// checks the snapshot's header and footer only, and each chunk's checksum is checked by
+    /// its first read, which throws `corrupted` naming the chunk (and, in a
+    /// `PersistentStore`, so does every later operation). The open then costs the same for any
+    /// size of snapshot. Set this to find such damage at open, at the cost of reading the whole
+    /// snapshot.
+    public var verifiesSnapshotAtOpen = false
     /// The file system seam; tests substitute a simulated one. Default ``PosixFileSystem``.
     public var fileSystem: any FileSystem = PosixFileSystem()
 

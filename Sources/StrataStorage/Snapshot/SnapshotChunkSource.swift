@@ -8,10 +8,12 @@
 /// and checksum again before using any of it, so that nothing but the chunks being decoded is
 /// resident.
 ///
-/// Every chunk's header and checksum were verified before the source was made, so a flipped
-/// bit on disk is found at open, never at a later decode (one made on disk after the open is
-/// found by the decode's own check). What a decode still checks can otherwise only fail for a
-/// chunk rewritten together with its checksum: an encrypted chunk whose GCM tag does not
+/// Either every chunk's header and checksum were verified before the source was made, so a
+/// flipped bit on disk is found at open (one made on disk after the open is found by the
+/// decode's own check), or the open left them to each decode
+/// (`SnapshotReader.deferChunkVerification()`), which reads its chunk from the file and
+/// verifies it before using a byte of it. What a decode checks beyond that can only fail for
+/// a chunk rewritten together with its checksum: an encrypted chunk whose GCM tag does not
 /// authenticate (when the open deferred authentication to the first decode,
 /// `SnapshotReader.verifyChecksums(deferringAuthentication:)`), or a chunk whose decompressed
 /// size or column layout its writer got wrong. Either throws a `corrupted` error naming the

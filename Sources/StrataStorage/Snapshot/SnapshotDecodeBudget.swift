@@ -31,44 +31,60 @@ struct SnapshotDecodeBudget: Sendable, Hashable {
     /// The fewest raw bytes that can hold `rows` rows of `columns`: each column's 8-byte
     /// header and its values, without validity bitmaps or variable-length data.
     static func minimumRawLength(_ columns: [ColumnDescriptor], rows: Int) -> Int {
-        var total = 0
-        for column in columns {
-            total += 8
-            switch column.kind {
-            case .bool: total += (rows + 7) / 8
-            // Bit-packed (encoding 2) in 0 bits: a reference and a width.
-            case .int64: total += min(8 * rows, 9)
-            case .double: total += 8 * rows
-            case .bytes: total += 4 * (rows + 1)
-            }
-        }
-        return total
+        Shape(columns).minimumRawLength(rows: rows)
     }
 
     /// An upper bound on the memory that decoding a chunk of `rows` rows of `columns`
     /// from `rawLength` raw bytes allocates, or `nil` when `rawLength` is too short for
-    /// that many rows.
-    ///
-    /// The values take `rows` bytes (bool), `8 × rows` (int64, double) or `4 × (rows + 1)`
-    /// (byte offsets) per column. The raw bytes beyond ``minimumRawLength(_:rows:)`` can only
-    /// be validity bitmaps (one byte per bit once decoded) or variable-length data (one byte
-    /// per byte), so they add at most `min(8 × extra, columns × rows + extra)`.
-    ///
-    /// No arithmetic here overflows: `rows` and `rawLength` are `u32` fields and the column
-    /// count is bounded by the footer size.
+    /// that many rows (``Shape/decodedSize(rows:rawLength:)``).
     static func decodedSize(_ columns: [ColumnDescriptor], rows: Int, rawLength: Int) -> Int? {
-        let minimum = minimumRawLength(columns, rows: rows)
-        guard rawLength >= minimum else { return nil }
-        var fixed = 0
-        for column in columns {
-            fixed += perColumnOverhead
-            switch column.kind {
-            case .bool: fixed += rows
-            case .int64, .double: fixed += 8 * rows
-            case .bytes: fixed += 4 * (rows + 1)
+        Shape(columns).decodedSize(rows: rows, rawLength: rawLength)
+    }
+
+    /// A table's columns counted by kind, which is all the budget needs of them: made once
+    /// per table, so that checking a footer's chunks is arithmetic per chunk (issue 21: an
+    /// open checks every chunk of the footer).
+    struct Shape: Sendable {
+        var columns = 0, bools = 0, integers = 0, doubles = 0, byteColumns = 0
+
+        init(_ descriptors: [ColumnDescriptor]) {
+            columns = descriptors.count
+            for column in descriptors {
+                switch column.kind {
+                case .bool: bools += 1
+                case .int64: integers += 1
+                case .double: doubles += 1
+                case .bytes: byteColumns += 1
+                }
             }
         }
-        let extra = rawLength - minimum
-        return fixed + min(8 * extra, columns.count * rows + extra)
+
+        /// The fewest raw bytes that can hold `rows` rows: each column's 8-byte header and
+        /// its values, without validity bitmaps or variable-length data. A bit-packed
+        /// integer column (encoding 2) can take 0 bits a row: a reference and a width.
+        func minimumRawLength(rows: Int) -> Int {
+            8 * columns + bools * ((rows + 7) / 8) + integers * min(8 * rows, 9)
+                + doubles * 8 * rows + byteColumns * 4 * (rows + 1)
+        }
+
+        /// An upper bound on the memory that decoding `rows` rows from `rawLength` raw bytes
+        /// allocates, or `nil` when `rawLength` is too short for that many rows.
+        ///
+        /// The values take `rows` bytes (bool), `8 × rows` (int64, double) or `4 × (rows + 1)`
+        /// (byte offsets) per column, plus ``SnapshotDecodeBudget/perColumnOverhead``. The raw
+        /// bytes beyond ``minimumRawLength(rows:)`` can only be validity bitmaps (one byte per
+        /// bit once decoded) or variable-length data (one byte per byte), so they add at most
+        /// `min(8 × extra, columns × rows + extra)`.
+        ///
+        /// No arithmetic here overflows: `rows` and `rawLength` are `u32` fields and the
+        /// column count is bounded by the footer size.
+        func decodedSize(rows: Int, rawLength: Int) -> Int? {
+            let minimum = minimumRawLength(rows: rows)
+            guard rawLength >= minimum else { return nil }
+            let fixed = SnapshotDecodeBudget.perColumnOverhead * columns + bools * rows
+                + (integers + doubles) * 8 * rows + byteColumns * 4 * (rows + 1)
+            let extra = rawLength - minimum
+            return fixed + min(8 * extra, columns * rows + extra)
+        }
     }
 }

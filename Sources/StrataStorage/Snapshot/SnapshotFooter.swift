@@ -61,7 +61,9 @@ enum SnapshotFooter {
         }
         let chunkCount = Int(try r.readUInt32())
         guard chunkCount <= r.remaining / 24 else { throw ColumnCodec.DecodeError("chunk count \(chunkCount) is impossible") }
+        let shapes = tables.map { SnapshotDecodeBudget.Shape($0.columns) }
         var chunks: [SnapshotChunkInfo] = []
+        chunks.reserveCapacity(chunkCount)
         var expectedOffset = dataStart
         for _ in 0..<chunkCount {
             let table = Int(try r.readUInt32())
@@ -79,11 +81,12 @@ enum SnapshotFooter {
             guard rawLength <= FormatLimits.maximumCompressionRatio * (length - SnapshotLayout.chunkHeaderSize) else {
                 throw ColumnCodec.DecodeError("chunk at \(offset) declares \(rawLength) raw bytes, more than its \(length - SnapshotLayout.chunkHeaderSize) stored bytes can hold")
             }
-            guard SnapshotDecodeBudget.decodedSize(tables[table].columns, rows: rows, rawLength: rawLength) != nil else {
+            guard shapes[table].decodedSize(rows: rows, rawLength: rawLength) != nil else {
                 throw ColumnCodec.DecodeError("chunk at \(offset) declares \(rows) rows, more than its \(rawLength) raw bytes can hold")
             }
             expectedOffset = offset + Int64(length)
             var statistics: [ColumnStatistics] = []
+            statistics.reserveCapacity(tables[table].columns.count)
             for _ in tables[table].columns {
                 let nulls = Int(try r.readUInt32())
                 switch try r.readUInt8() {

@@ -30,8 +30,9 @@ public final class SnapshotReader: Sendable {
     /// Set by ``verifyChecksums()``; ``readChunk(_:)`` decodes from it instead of the file.
     private let verifiedImage = Locked<VerifiedImage?>(nil)
     /// Set by ``verifyChecksums(deferringAuthentication:keepingImage:)`` when it verified every
-    /// chunk without keeping the image; ``takeVerifiedChunks()`` then hands over the file.
-    private let verifiedOnDisk = Locked(false)
+    /// chunk without keeping the image, or by ``deferChunkVerification()``;
+    /// ``takeVerifiedChunks()`` then hands over the file.
+    private let handsOverFile = Locked(false)
     /// For an encrypted snapshot, its file cipher (the key already checked).
     private let fileCipher: (any FileCipher)?
 
@@ -119,9 +120,10 @@ public final class SnapshotReader: Sendable {
         }
         let limit = budget.limit(fileSize: size)
         var decodedSize: Int64 = 0
+        let shapes = decoded.tables.map { SnapshotDecodeBudget.Shape($0.columns) }
         for chunk in decoded.chunks {
             // Never nil: the footer has checked every chunk's rows against its raw length.
-            decodedSize += Int64(SnapshotDecodeBudget.decodedSize(decoded.tables[chunk.table].columns, rows: chunk.rowCount, rawLength: chunk.rawLength) ?? 0)
+            decodedSize += Int64(shapes[chunk.table].decodedSize(rows: chunk.rowCount, rawLength: chunk.rawLength) ?? 0)
             guard decodedSize <= limit else {
                 throw corrupt(chunk.offset, "its chunks declare more rows than a file of \(size) bytes can hold: decoding them would take over \(decodedSize) bytes of memory, above the limit of \(limit)")
             }
@@ -248,7 +250,7 @@ public final class SnapshotReader: Sendable {
         let start = first.offset, end = last.offset + Int64(last.length)
         if !keepingImage, fileCipher == nil || deferringAuthentication {
             try verifyInWindows(total: end - start, windowBytes: windowBytes)
-            verifiedOnDisk.withLock { $0 = true }
+            handsOverFile.withLock { $0 = true }
             return
         }
         var bytes = try readRange(count: Int(end - start), at: start)
@@ -326,7 +328,7 @@ public final class SnapshotReader: Sendable {
     /// Frees the image kept by ``verifyChecksums()``; later reads go to the file again.
     public func releaseVerifiedImage() {
         verifiedImage.withLock { $0 = nil }
-        verifiedOnDisk.withLock { $0 = false }
+        handsOverFile.withLock { $0 = false }
     }
 
     private func corrupt(_ info: SnapshotChunkInfo, _ reason: String) -> StorageError {
@@ -383,19 +385,32 @@ public final class SnapshotReader: Sendable {
         return compressed
     }
 
-    /// Hands over the chunks that ``verifyChecksums(deferringAuthentication:keepingImage:)``
-    /// verified, as a source that decodes any chunk on demand without this reader: the
-    /// verified image when that call kept one (the reader forgets it; later ``readChunk(_:)``
-    /// calls read the file again), or else this reader's open file, from which the source
-    /// reads each chunk again and verifies it again before decoding it.
+    /// Lets ``takeVerifiedChunks()`` hand over the chunks without checking them first: the
+    /// source it returns reads each chunk from this reader's file at its decode and checks the
+    /// chunk's header and checksum (for an encrypted one, its tag) before using a byte of it,
+    /// as after ``verifyChecksums(deferringAuthentication:keepingImage:)`` without an image. A
+    /// damaged chunk is then found by its first decode, which throws `corrupted` naming it,
+    /// instead of before the open returns (``StorageOptions/verifiesSnapshotAtOpen``).
     ///
-    /// - Returns: `nil` when the checksums have not been verified, or when the verified
-    ///   chunks were already taken or released.
+    /// - Complexity: O(1): nothing is read.
+    public func deferChunkVerification() {
+        handsOverFile.withLock { $0 = true }
+    }
+
+    /// Hands over the chunks that ``verifyChecksums(deferringAuthentication:keepingImage:)``
+    /// verified (or that ``deferChunkVerification()`` left to their decodes), as a source that
+    /// decodes any chunk on demand without this reader: the verified image when that call
+    /// kept one (the reader forgets it; later ``readChunk(_:)`` calls read the file again), or
+    /// else this reader's open file, from which the source reads each chunk again and verifies
+    /// it before decoding it.
+    ///
+    /// - Returns: `nil` when the checksums have been neither verified nor deferred, or when
+    ///   the chunks were already taken or released.
     public func takeVerifiedChunks() -> SnapshotChunkSource? {
         if let image = verifiedImage.withLock({ image in defer { image = nil }; return image }) {
             return SnapshotChunkSource(name: name, path: path, tables: tables, chunks: chunks, bytes: .image(image))
         }
-        guard verifiedOnDisk.withLock({ verified in defer { verified = false }; return verified }) else { return nil }
+        guard handsOverFile.withLock({ verified in defer { verified = false }; return verified }) else { return nil }
         return SnapshotChunkSource(name: name, path: path, tables: tables, chunks: chunks,
                                    bytes: .file(handle, cipher: fileCipher))
     }

@@ -7,7 +7,7 @@ import StrataStorage
 
 /// Issue 21: a store opened from a snapshot decodes each chunk's columns when it is first
 /// read, not at open. The values must be the same as an eager decode's, whichever threads
-/// read first, and damage in the snapshot must still stop the open.
+/// read first, and damage in the snapshot must never be read as values.
 @Suite struct LazyChunkDecodeTests {
     static let schema = TailAppendTests.schema
     static let rows = 5_000
@@ -34,14 +34,14 @@ import StrataStorage
     /// (`TableChunk.someColumns`).
     static func undecoded(_ table: EntityTable) -> Int {
         table.chunks.filter { chunk in
-            chunk.decoded.load() == nil && chunk.pending.map { pending in pending.state.withLock { _ in pending.partial.isEmpty } } ?? false
+            chunk.decoded.load() == nil && chunk.pending.map { pending in pending.withSource { _ in pending.partial.isEmpty } } ?? false
         }.count
     }
 
     /// The column numbers decoded alone of an undecoded chunk (`TableChunk.someColumns`).
     static func columnsDecodedAlone(_ chunk: TableChunk) -> [Int] {
         guard let pending = chunk.pending else { return [] }
-        return pending.state.withLock { _ in pending.partial.indices.filter { pending.partial[$0] != nil } }
+        return pending.withSource { _ in pending.partial.indices.filter { pending.partial[$0] != nil } }
     }
 
     @Test func openDecodesNothingAndKnowsEachChunksKeyRange() throws {
@@ -119,9 +119,12 @@ import StrataStorage
         #expect(Self.undecoded(table) == table.chunks.count - 1, "the footer's statistics skip the other chunks")
     }
 
-    /// Flipped bits anywhere in the chunk region are found at open (every chunk's checksum is
-    /// verified there), never left for a later read to decode into wrong values.
-    @Test func aFlippedBitInAChunkFailsTheOpen() throws {
+    /// Flipped bits anywhere in the chunk region are never decoded into values. With nothing
+    /// to fall back to (one snapshot, the log trimmed), the default open reads no chunk and
+    /// succeeds, and the first read of the damaged chunk records `corrupted`, which every
+    /// checked operation then throws; with `verifiesSnapshotAtOpen` the open reads every chunk
+    /// and fails. Either way the undamaged file opens to the same rows.
+    @Test(arguments: [false, true]) func aFlippedBitInAChunkIsNeverReadAsValues(verifiesAtOpen: Bool) throws {
         let (fixture, before) = try Self.reopenedFromSnapshot()
         defer { fixture.remove() }
         try fixture.store.close()
@@ -130,22 +133,33 @@ import StrataStorage
         let reader = try SnapshotReader(fileSystem: PosixFileSystem(), directory: path, name: snapshot)
         let region = reader.chunks.first!.offset..<(reader.chunks.last!.offset + Int64(reader.chunks.last!.length))
         let original = try Data(contentsOf: URL(fileURLWithPath: "\(path)/\(snapshot)"))
+        var options = PersistentStore.Options()
+        options.storage.verifiesSnapshotAtOpen = verifiesAtOpen
         for step in 0..<12 {
             let offset = Int(region.lowerBound) + Int(region.count) * step / 12 + step
             var damaged = original
             damaged[offset] ^= 0x10
             try damaged.write(to: URL(fileURLWithPath: "\(path)/\(snapshot)"))
+            let store: PersistentStore
             do {
-                let store = try PersistentStore.open(at: path, schema: Self.schema)
-                // Recovery may rebuild the state from elsewhere; then it must be the right one.
-                #expect(TailAppendTests.contents(store.currentVersion, 0) == before, "byte \(offset)")
-                try store.close()
+                store = try PersistentStore.open(at: path, schema: Self.schema, options: options)
             } catch let error as StorageError {
-                #expect(error.code == .corrupted, "byte \(offset)")
+                #expect(verifiesAtOpen && error.code == .corrupted, "byte \(offset): \(error)")
+                continue
             }
+            #expect(!verifiesAtOpen, "byte \(offset): an open that verifies every chunk took a damaged one")
+            // Every chunk decoded, unchecked (placeholders for the damaged one), then checked.
+            _ = TailAppendTests.contents(store.currentVersion, 0)
+            #expect(store.snapshotDamage.error?.code == .corrupted, "byte \(offset)")
+            let context = ObjectContext(store: store)
+            let error = #expect(throws: StrataError.self, "byte \(offset)") {
+                try context.performAndWait { try context.count(for: FetchRequest(entityName: "Item")) }
+            }
+            #expect(error?.code == .corrupted && error?.message.contains(snapshot) == true, "byte \(offset)")
+            try? store.close()
         }
         try original.write(to: URL(fileURLWithPath: "\(path)/\(snapshot)"))
-        let store = try PersistentStore.open(at: path, schema: Self.schema)
+        let store = try PersistentStore.open(at: path, schema: Self.schema, options: options)
         #expect(TailAppendTests.contents(store.currentVersion, 0) == before)
         try store.close()
     }
@@ -159,7 +173,7 @@ import StrataStorage
         defer { fixture.remove() }
         let table = fixture.store.currentVersion.tables[0]
         for chunk in table.chunks {
-            #expect(chunk.pending?.state.withLock { $0?.residentBytes } == 0, "the open kept the snapshot in memory")
+            #expect(chunk.pending?.withSource { $0?.residentBytes } == 0, "the open kept the snapshot in memory")
         }
         let path = fixture.directory.path
         let snapshot = try #require(try FileManager.default.contentsOfDirectory(atPath: path).first { $0.hasSuffix(".snap") })

@@ -2,12 +2,15 @@ import Foundation
 internal import StrataStorage
 
 extension TableChunk {
-    /// The statistics of column `column`, computed on first use and cached (chunks are
-    /// immutable, so they never go stale).
+    /// The statistics of column `column`: the snapshot footer's for a column it has, or else
+    /// computed on first use and cached for a chunk built in memory (chunks are immutable, so
+    /// they never go stale). A snapshot chunk's column its footer lacks (one a migration
+    /// added since that snapshot) is computed at each call, until a checkpoint writes it.
     func statistics(ofColumn column: Int) -> ColumnStatistics {
-        if let cached = statisticsCache.withLock({ $0[column] }) { return cached }
+        if column < footerStatistics.count { return footerStatistics[column] }
+        if let cached = statisticsCache?.withLock({ $0[column] }) { return cached }
         let computed = ColumnStatistics(of: columns[column])
-        statisticsCache.withLock { $0[column] = computed }
+        statisticsCache?.withLock { $0[column] = computed }
         return computed
     }
 }
