@@ -34,9 +34,11 @@ extension TableChunk {
             if let box = decoded.load() { return box }
             // Not nil: the source is let go only after the columns were stored.
             let source = slot!
-            let columns: [ColumnChunk]
+            var columns: [ColumnChunk]
             do {
                 columns = try source.decode(pending.index)
+                // Rows a batch delete took out of the still undecoded chunk (`removingUndecoded`).
+                if !pending.removed.isEmpty { for c in columns.indices { columns[c].remove(rows: pending.removed) } }
             } catch {
                 pending.damage.record(error, snapshot: source.name, chunk: pending.index)
                 columns = placeholderColumns(source.tables[source.chunks[pending.index].table])
@@ -87,9 +89,12 @@ extension TableChunk {
                 missing = true
             }
             if missing {
-                let columns: [ColumnChunk?]
+                var columns: [ColumnChunk?]
                 do {
                     columns = try source.decode(pending.index, only: mask)
+                    if !pending.removed.isEmpty {
+                        for c in columns.indices where columns[c] != nil { columns[c]!.remove(rows: pending.removed) }
+                    }
                 } catch {
                     pending.damage.record(error, snapshot: source.name, chunk: pending.index)
                     columns = placeholderColumns(table).map(Optional.some)
@@ -135,8 +140,12 @@ final class PendingDecode: @unchecked Sendable {
     /// The source while the chunk is undecoded, `nil` after. Only under ``lock``.
     private var source: SnapshotChunkSource?
     /// Serializes the first decode so that it runs once; shared with other chunks.
-    private let lock: DecodeLocks.Stripe
+    let lock: DecodeLocks.Stripe
     let index: Int
+    /// The rows of the stored chunk that are not rows of this one, in the stored chunk's
+    /// numbering, ascending: those batch deletes took out before it was decoded
+    /// (``TableChunk/removingUndecoded(_:)``). Each decode removes them from what it decodes.
+    let removed: [Int]
     /// Where a failed decode is recorded: the store's.
     let damage: SnapshotDamage
     /// The columns ``TableChunk/someColumns(_:)`` decoded alone, by column number (`nil`
@@ -144,11 +153,14 @@ final class PendingDecode: @unchecked Sendable {
     /// whole). Only under ``lock``.
     var partial: [ColumnChunk?] = []
 
-    init(source: SnapshotChunkSource, index: Int, damage: SnapshotDamage, lock: DecodeLocks.Stripe) {
+    init(source: SnapshotChunkSource, index: Int, damage: SnapshotDamage, lock: DecodeLocks.Stripe,
+         removed: [Int] = [], partial: [ColumnChunk?] = []) {
         self.source = source
         self.lock = lock
         self.index = index
         self.damage = damage
+        self.removed = removed
+        self.partial = partial
     }
 
     /// Runs `body` with the source (`nil` once the chunk is decoded) under the chunk's lock;

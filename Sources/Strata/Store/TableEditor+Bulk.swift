@@ -9,7 +9,8 @@ extension TableEditor {
         var result: [(Int, [Int])] = []
         var k = 0
         for (c, chunk) in table.chunks.enumerated() where k < keys.count {
-            let pks = chunk.primaryKeys
+            // The key column alone: a batch delete need not decode the rest (`removingUndecoded`).
+            let pks = chunk.primaryKeysAlone
             // Every row of the chunk (a batch over the whole entity): one comparison of the runs.
             if let first = pks.first, let last = pks.last, keys.count - k >= pks.count, keys[k] == first,
                keys[k + pks.count - 1] == last, Self.same(pks, keys, from: k) {
@@ -122,6 +123,10 @@ extension TableEditor {
     mutating func bulkNullify(_ keys: [Int64], property: Int, version: UInt64) throws {
         let column = table.layout.properties[property].column
         for (chunkIndex, rows) in try rowsByChunk(keys) {
+            if let undecoded = table.chunks[chunkIndex].removingUndecoded(rows) {
+                table.chunks[chunkIndex] = undecoded
+                continue
+            }
             var columns = table.chunks[chunkIndex].columns
             columns[EntityLayout.versionColumn].fill(rows, with: .int(Int64(version)))
             columns[column].fill(rows, with: .null)
@@ -132,6 +137,10 @@ extension TableEditor {
     /// Removes the rows with `keys` (sorted).
     mutating func bulkDelete(_ keys: [Int64]) throws {
         for (chunkIndex, rows) in try rowsByChunk(keys) {
+            if let undecoded = table.chunks[chunkIndex].removingUndecoded(rows) {
+                table.chunks[chunkIndex] = undecoded
+                continue
+            }
             var columns = table.chunks[chunkIndex].columns
             for c in columns.indices { columns[c].remove(rows: rows) }
             table.chunks[chunkIndex] = TableChunk(columns: columns)

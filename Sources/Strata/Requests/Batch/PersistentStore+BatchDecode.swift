@@ -6,10 +6,13 @@ extension PersistentStore {
     /// there). Follows ``Options/scansInParallel``: off, or with too few such chunks, it does
     /// nothing and the edit decodes them as it goes.
     ///
+    /// With `keysOnly` (a batch delete, which takes rows out of an undecoded chunk without
+    /// decoding the rest: ``TableChunk/removingUndecoded(_:)``), only their key columns are.
+    ///
     /// A chunk's key range comes from the snapshot's footer, so finding them decodes nothing.
     /// A chunk that fails to decode records the store's damage, as any first read does
     /// (``SnapshotDamage``), which the commit then refuses.
-    func decodeInParallel(_ table: EntityTable, touching keys: [Int64]?) {
+    func decodeInParallel(_ table: EntityTable, touching keys: [Int64]?, keysOnly: Bool = false) {
         guard options.scansInParallel else { return }
         var touched: [TableChunk] = []
         if let keys {
@@ -25,6 +28,10 @@ extension PersistentStore {
                                              minimumPerThread: options.parallelScanMinimumChunks)
         guard threads > 1 else { return }
         let chunks = touched
-        _ = ParallelChunks.map(chunks.count, threads: threads) { _ = chunks[$0].loaded }
+        if keysOnly {
+            _ = ParallelChunks.map(chunks.count, threads: threads) { _ = chunks[$0].primaryKeysAlone }
+        } else {
+            _ = ParallelChunks.map(chunks.count, threads: threads) { _ = chunks[$0].loaded }
+        }
     }
 }

@@ -26,11 +26,11 @@ extension PersistentStore {
         let outcome = try commitTransaction(kind: .batchDelete, author: request.transactionAuthor) { head, lsn, _ in
             let initial: [Int64]
             if let listed {
-                decodeInParallel(head.tables[root], touching: listed)
+                decodeInParallel(head.tables[root], touching: listed, keysOnly: true)
                 initial = Self.present(listed, in: head.tables[root])
             } else {
                 initial = plan.matchingKeys(head)
-                decodeInParallel(head.tables[root], touching: initial)
+                decodeInParallel(head.tables[root], touching: initial, keysOnly: true)
             }
             guard !initial.isEmpty else { return nil }
             let record = try resolveDelete(root: root, keys: initial, in: head)
@@ -81,7 +81,7 @@ extension PersistentStore {
         found.reserveCapacity(keys.count)
         var k = 0
         for chunk in table.chunks where k < keys.count {
-            let pks = chunk.primaryKeys
+            let pks = chunk.primaryKeysAlone
             var r = 0
             while k < keys.count, r < pks.count {
                 if pks[r] == keys[k] { found.append(keys[k]); k += 1; r += 1 }

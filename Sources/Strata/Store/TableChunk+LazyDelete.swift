@@ -1,0 +1,69 @@
+internal import StrataStorage
+
+extension TableChunk {
+    /// The primary keys, ascending, without decoding the other columns of a chunk not decoded
+    /// yet: its key column alone is decoded, and kept (``someColumns(_:)``).
+    var primaryKeysAlone: [Int64] {
+        if let box = decoded.load() { return box.primaryKeys }
+        return someColumns([EntityLayout.primaryKeyColumn]).primaryKeys
+    }
+
+    /// This chunk without its rows `rows` (sorted, distinct, in this chunk's numbering), still
+    /// undecoded: a batch delete of rows of a chunk loaded from a snapshot decodes its key
+    /// column only, and the other columns are decoded, without those rows, when first read
+    /// (``PendingDecode/removed``). A checkpoint or the first read pays for the rest, as for
+    /// any chunk loaded from a snapshot.
+    ///
+    /// The new chunk's statistics are the footer's, which stay true bounds: a range of the
+    /// remaining values is within the stored range, and a column that was all null still is.
+    /// Its null counts are lowered by the rows removed (a lower bound on the remaining nulls),
+    /// so that "every row is null" is never inferred for a column that was not.
+    ///
+    /// - Returns: `nil` when this chunk is decoded (or is decoded meanwhile by another
+    ///   thread): the caller removes the rows from its columns instead.
+    func removingUndecoded(_ rows: [Int]) -> TableChunk? {
+        guard decoded.load() == nil, let pending, !rows.isEmpty else { return nil }
+        let keys = primaryKeysAlone
+        guard let source = pending.withSource({ $0 }), keys.count == count else { return nil }
+        let kept = count - rows.count
+        // The removed rows in the stored chunk's numbering, with those removed before: row
+        // `r` of this chunk is the `r`-th stored row not removed before.
+        let before = pending.removed
+        var stored: [Int] = before.isEmpty ? rows : []
+        stored.reserveCapacity(before.count + rows.count)
+        var earlier = 0, storedRow = 0, row = 0
+        for target in rows where !before.isEmpty {
+            while true {
+                if earlier < before.count, before[earlier] == storedRow {
+                    stored.append(storedRow)
+                    earlier += 1
+                } else if row == target {
+                    stored.append(storedRow)
+                    storedRow += 1
+                    row += 1
+                    break
+                } else {
+                    row += 1
+                }
+                storedRow += 1
+            }
+        }
+        stored.append(contentsOf: before[earlier...])
+        // The key column without the rows, kept decoded in the new chunk.
+        var column = ColumnChunk(values: .int64(keys))
+        column.remove(rows: rows)
+        guard case .int64(let remainingKeys) = column.values else { return nil }
+        let statistics = footerStatistics.map { stats -> ColumnStatistics in
+            var bounds = stats
+            bounds.nullCount = stats.range == nil && stats.nullCount >= count ? kept : max(0, stats.nullCount - rows.count)
+            return bounds
+        }
+        let table = source.tables[source.chunks[pending.index].table]
+        var partial = [ColumnChunk?](repeating: nil, count: table.columns.count)
+        partial[EntityLayout.primaryKeyColumn] = column
+        let next = PendingDecode(source: source, index: pending.index, damage: pending.damage, lock: pending.lock,
+                                 removed: stored, partial: partial)
+        return TableChunk(count: kept, firstKey: remainingKeys.first ?? .max, lastKey: remainingKeys.last ?? .min,
+                          statistics: statistics, pending: next)
+    }
+}
