@@ -67,6 +67,23 @@ import StrataStorage
         #expect(TailAppendTests.contents(lazy.store.currentVersion, 0) == expected)
     }
 
+    /// IDs of rows that do not exist (before the first key, between chunks' keys, past the
+    /// last) are left out of the delete and its count, whichever the first missing one is.
+    @Test(arguments: [[Int64(0), 10, 11, 12], [10, 11, 3_000, 9_000], [4_998, 4_999, 5_000, 5_001, 7_000], [-5, 2, 5_003]])
+    func idsOfAbsentRowsAreNotCounted(listed: [Int64]) throws {
+        let (fixture, before) = try Fixture.reopenedFromSnapshot()
+        defer { fixture.remove() }
+        try Self.delete([3_000], from: fixture.store)
+        let present = listed.filter { (1...5_000).contains($0) && $0 != 3_000 }
+        let ids = listed.map { ObjectID(storeID: fixture.store.storeID, entityName: "Item", primaryKey: $0) }
+        var request = BatchDeleteRequest(objectIDs: ids)
+        request.resultType = .objectIDs
+        let result = try fixture.store.execute(request)
+        #expect(result.objectIDSet.map { Array($0).map(\.primaryKey) } == present)
+        #expect(TailAppendTests.contents(fixture.store.currentVersion, 0)
+            == before.filter { !present.contains(Self.key($0)) && Self.key($0) != 3_000 })
+    }
+
     /// Two deletes in a row on the same undecoded chunks: the second numbers rows after the
     /// first, and its removed rows are merged with the first's.
     @Test func successiveDeletesOnUndecodedChunksCompose() throws {

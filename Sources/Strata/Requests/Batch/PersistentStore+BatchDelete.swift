@@ -75,21 +75,28 @@ extension PersistentStore {
         return sorted
     }
 
-    /// Those of the ascending `keys` that are rows of `table` (a merge walk over its chunks).
+    /// Those of the ascending `keys` that are rows of `table` (a merge walk over its chunks):
+    /// `keys` itself when all are, so that a batch delete of a long list of existing rows
+    /// does not copy it (at 10M rows such a list is 40 MB of fresh memory).
     private static func present(_ keys: [Int64], in table: EntityTable) -> [Int64] {
-        var found: [Int64] = []
-        found.reserveCapacity(keys.count)
+        // Made at the first missing key, from the keys found before it.
+        var found: [Int64]?
         var k = 0
         for chunk in table.chunks where k < keys.count {
             let pks = chunk.primaryKeysAlone
             var r = 0
             while k < keys.count, r < pks.count {
-                if pks[r] == keys[k] { found.append(keys[k]); k += 1; r += 1 }
+                if pks[r] == keys[k] { found?.append(keys[k]); k += 1; r += 1 }
                 else if pks[r] < keys[k] { r += 1 }
-                else { k += 1 }
+                else {
+                    if found == nil { found = Array(keys[..<k]) }
+                    k += 1
+                }
             }
         }
-        return found
+        // Keys past the last chunk are missing too.
+        if k < keys.count, found == nil { found = Array(keys[..<k]) }
+        return found ?? keys
     }
 
     /// Follows delete rules from `keys` of entity `root`: what to delete, what to nullify,
