@@ -36,9 +36,20 @@ extension TableChunk {
             let source = slot!
             var columns: [ColumnChunk]
             do {
-                columns = try source.decode(pending.index)
-                // Rows a batch delete took out of the still undecoded chunk (`removingUndecoded`).
-                if !pending.removed.isEmpty { for c in columns.indices { columns[c].remove(rows: pending.removed) } }
+                // Columns decoded alone before (``someColumns(_:)``) are used as they are; the
+                // others are decoded now.
+                let partial = pending.partial
+                let missing = partial.isEmpty ? nil : partial.map { $0 == nil }
+                var decoded = missing?.contains(true) == false ? partial : try source.decode(pending.index, only: missing)
+                for c in decoded.indices where !(missing?[c] ?? true) {
+                    decoded[c] = partial[c]
+                }
+                // Rows a batch delete took out of the still undecoded chunk (`removingUndecoded`);
+                // the columns decoded alone before are without them already.
+                if !pending.removed.isEmpty {
+                    for c in decoded.indices where missing?[c] ?? true { decoded[c]!.remove(rows: pending.removed) }
+                }
+                columns = decoded.map { $0! }
             } catch {
                 pending.damage.record(error, snapshot: source.name, chunk: pending.index)
                 columns = placeholderColumns(source.tables[source.chunks[pending.index].table])

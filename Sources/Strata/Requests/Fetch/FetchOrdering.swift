@@ -115,9 +115,16 @@ extension FetchPlan {
         let chunks = version.tables[layout.index].chunks
         var keys: [Double] = []
         keys.reserveCapacity(items.count)
+        // The sort column alone of each chunk (`someColumns`): sorting IDs by a date does not
+        // decode the rows' other columns. Items come chunk by chunk, so one lookup per chunk.
+        var current = -1
+        var column = ColumnChunk(values: .double([]))
         for (position, item) in items.enumerated() {
             guard case .row(_, let c, let r) = item else { return nil }
-            let column = chunks[c].columns[property.column]
+            if c != current {
+                column = chunks[c].someColumns([property.column])[property.column]
+                current = c
+            }
             if let validity = column.validity, !validity[r] { return nil }
             switch column.values {
             case .double(let v):
