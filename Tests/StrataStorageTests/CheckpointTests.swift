@@ -19,6 +19,23 @@ enum PayloadListState {
         }
     }
 
+    /// Opens a store with `options`, and twice appends `payloadsEach` payloads and takes a
+    /// checkpoint; closes it and returns the state.
+    static func twoCheckpoints(_ options: StorageOptions, payloadsEach: Int) throws -> [[UInt8]] {
+        let (engine, _) = try StorageEngine.open(at: LogFixture.directory, options: options)
+        var state: [[UInt8]] = []
+        for round in 0..<2 {
+            for i in 0..<payloadsEach {
+                let payload = [UInt8(round), UInt8(i)]
+                _ = try engine.append(kind: 1, payload: payload)
+                state.append(payload)
+            }
+            try checkpoint(engine, state: state)
+        }
+        try engine.close()
+        return state
+    }
+
     static func load(_ recovered: RecoveredState) throws -> [[UInt8]] {
         var state: [[UInt8]] = []
         if let snapshot = recovered.snapshot {
@@ -61,17 +78,7 @@ enum PayloadListState {
         let fs = SimulatedFileSystem()
         var options = LogFixture.options(fs)
         options.snapshotsRetained = 2
-        let (engine, _) = try StorageEngine.open(at: LogFixture.directory, options: options)
-        var state: [[UInt8]] = []
-        for round in 0..<2 {
-            for i in 0..<10 {
-                let payload = [UInt8(round), UInt8(i)]
-                _ = try engine.append(kind: 1, payload: payload)
-                state.append(payload)
-            }
-            try PayloadListState.checkpoint(engine, state: state)
-        }
-        try engine.close()
+        let state = try PayloadListState.twoCheckpoints(options, payloadsEach: 10)
         let newest = "\(LogFixture.directory)/\(StoreFileNames.snapshot(lsn: 20))"
         var bytes = fs.contents(of: newest)!
         bytes[60] ^= 0x10
