@@ -28,27 +28,14 @@ extension TableChunk {
         let kept = count - rows.count
         // The removed rows in the stored chunk's numbering, with those removed before: row
         // `r` of this chunk is the `r`-th stored row not removed before.
-        let before = pending.removed
-        var stored: [Int] = before.isEmpty ? rows : []
-        stored.reserveCapacity(before.count + rows.count)
-        var earlier = 0, storedRow = 0, row = 0
-        for target in rows where !before.isEmpty {
-            while true {
-                if earlier < before.count, before[earlier] == storedRow {
-                    stored.append(storedRow)
-                    earlier += 1
-                } else if row == target {
-                    stored.append(storedRow)
-                    storedRow += 1
-                    row += 1
-                    break
-                } else {
-                    row += 1
-                }
-                storedRow += 1
-            }
+        var stored = rows
+        if !pending.removed.isEmpty {
+            var gone = [Bool](repeating: false, count: count + pending.removed.count)
+            for row in pending.removed { gone[row] = true }
+            let remaining = gone.indices.filter { !gone[$0] }
+            for row in rows { gone[remaining[row]] = true }
+            stored = gone.indices.filter { gone[$0] }
         }
-        stored.append(contentsOf: before[earlier...])
         // The key column without the rows, kept decoded in the new chunk.
         var column = ColumnChunk(values: .int64(keys))
         column.remove(rows: rows)
