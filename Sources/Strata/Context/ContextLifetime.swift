@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Whether a context is still alive: shared by the context and every object it makes, and
@@ -18,6 +19,15 @@ import Synchronization
     /// context does: a model that shares it holds its object, which holds this, so the
     /// model can use it without a reference count of its own (see ``ModelBacking``).
     @usableFromInline let sharedModelRegistrar = ModelRegistrar()
+    /// The context's store's ID and its entities' names by layout index: what an object's
+    /// ``ManagedObject/objectID`` is made of, so that an object stores only its primary key.
+    let storeID: UUID
+    let entityNames: [String]
+
+    init(storeID: UUID, entityNames: [String]) {
+        self.storeID = storeID
+        self.entityNames = entityNames
+    }
 
     /// Whether the context has not been deinitialized yet.
     var isAlive: Bool { alive.load(ordering: .acquiring) }

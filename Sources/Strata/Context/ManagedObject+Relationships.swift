@@ -35,10 +35,10 @@ extension ManagedObject {
                 try theirs.setPending(try context.propertyIndex(key, in: theirs), .null)
             }
             if let object {
-                try object.setPending(try context.propertyIndex(relationship.inverse, in: object), .int(objectID.primaryKey))
+                try object.setPending(try context.propertyIndex(relationship.inverse, in: object), .int(primaryKey))
             }
         }
-        try setPending(property, object.map { .int($0.objectID.primaryKey) } ?? .null)
+        try setPending(property, object.map { .int($0.primaryKey) } ?? .null)
     }
 
     /// The objects of a to-many relationship, ordered by primary key, including this
@@ -55,10 +55,9 @@ extension ManagedObject {
     ///   through the index the store keeps on that key.
     public func objects(forKey key: String) throws(StrataError) -> [ManagedObject] {
         let context = try requireContext()
-        let (relationship, inverseProperty, destination) = try context.toMany(key, of: self)
+        let (_, inverseProperty, destination) = try context.toMany(key, of: self)
         return try context.store.checkingDamage { () throws(StrataError) in
-            try context.relatedObjects(of: self, destination: destination, inverseProperty: inverseProperty,
-                                       destinationName: relationship.destination)
+            try context.relatedObjects(of: self, destination: destination, inverseProperty: inverseProperty)
         }
     }
 

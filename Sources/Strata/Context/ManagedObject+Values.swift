@@ -107,7 +107,7 @@ extension ManagedObject {
     func currentValue(_ property: Int) throws(StrataError) -> AttributeValue {
         if let change = pending[property] { return change }
         try fireFault()
-        return committed![property]
+        return committedRow[property]
     }
 
     func setPending(_ property: Int, _ value: AttributeValue) throws(StrataError) {
@@ -130,16 +130,12 @@ extension ManagedObject {
 
     /// Loads the row from the store's newest version if the object is a fault.
     func fireFault() throws(StrataError) {
-        guard committed == nil else { return }
+        guard !hasCommittedValues else { return }
         let context = try requireContext()
         // A hint never holds a chunk's placeholder columns: the fetches that make them
         // (`FetchPlaces`) check the damage after their scan, which decoded every chunk they
         // point at, and a prefetch stops at the first chunk that fails (`loadPrefetched`).
-        if let hint = faultHint.take(), hint.fetchedLSN == context.store.lastLSN {
-            committed = hint.row
-            committedVersion = hint.rowVersion
-            return
-        }
+        if takeHint(ifCurrentAt: context.store.lastLSN) { return }
         guard let row = try context.readRow(of: self) else {
             throw StrataError(.objectNotFound, "\(entityName) \(objectID.primaryKey) no longer exists in the store (it was deleted); refetch, or use existingObject(with:) to check first.", entity: entityName)
         }

@@ -26,48 +26,39 @@ public final class ManagedObject: CustomStringConvertible {
         case inserted, persisted, deleted, invalid
     }
 
-    /// The object's permanent identity. It changes once at most: when a save merges an
-    /// inserted object into a stored row with the same unique values (see
-    /// ``MergePolicy/objectTrump``), the object takes over that row's ID.
-    @exclusivity(unchecked) public internal(set) var objectID: ObjectID
-    let layoutIndex: Int
+    // The stored properties are ordered and sized so that an object is at most 120 bytes:
+    // malloc then serves it from its fast bins, which a million-object fetch, relationship
+    // read or insert allocates and frees at a fraction of the cost of bigger blocks (and
+    // every object is a block of 128 bytes rather than 208). `ManagedObjectSizeTests`
+    // holds it there. What few objects need (an ID of another store, prefetched objects,
+    // why it is unusable) is boxed in `extras`.
+
+    /// The primary key of its ID.
+    @exclusivity(unchecked) private(set) var primaryKey: Int64
+    /// Its entity's index in the store's layouts (0 for an ID of an unknown entity).
+    private let layoutIndexStorage: Int32
     /// The entity number of its key in the context's registry and changed objects (the
-    /// primary key is the ID's; storing only this keeps every object 8 bytes smaller).
-    private let registryEntity: Int
-    /// Its key in the context's registry and changed objects.
-    var registryKey: RegistryKey { RegistryKey(entity: registryEntity, primaryKey: objectID.primaryKey) }
+    /// primary key is the ID's): the layout index, or a negative number for an ID this store
+    /// cannot resolve.
+    private let registryEntity: Int32
     /// Its context, without a reference count: only used while `lifetime` says the context
     /// is alive (see ``ContextLifetime``).
     private unowned(unsafe) let unretainedContext: ObjectContext
-    /// Shared with its context and every other object of it: whether the context lives, and
-    /// the registrar the context's models share.
+    /// Shared with its context and every other object of it: whether the context lives, the
+    /// registrar the context's models share, and the store's ID and entity names its
+    /// ``objectID`` is made of.
     @usableFromInline let lifetime: ContextLifetime
-    /// Its context, or `nil` once the context is gone.
-    var contextReference: ObjectContext? { lifetime.isAlive ? unretainedContext : nil }
-    /// Its context without a reference count, or `nil` once the context is gone: for a
-    /// caller that uses it (through `_withUnsafeGuaranteedRef`) only while it is sure the
-    /// context lives, as a model's `deinit` does on the context's queue.
-    var unmanagedContext: Unmanaged<ObjectContext>? { lifetime.isAlive ? Unmanaged.passUnretained(unretainedContext) : nil }
-    /// Stored property values as last read from the store (`nil` while a fault). For an
-    /// object inserted in this context: its values, defaults overwritten by every change
-    /// made since (there is no store row to keep apart from, so `pending` stays empty).
-    @exclusivity(unchecked) var committed: RowValues?
-    /// While a fault: where the fetch that made it found its row (see ``FaultHint``).
-    @exclusivity(unchecked) var faultHint: FaultHint?
-    /// Objects a fetch prefetched for this one (``FetchRequest/relationshipKeyPathsForPrefetching``),
-    /// held so that they stay registered while this object is used.
-    @exclusivity(unchecked) var prefetched: [ManagedObject]?
-    /// The row version those values came from (0 for an object inserted in this context).
-    @exclusivity(unchecked) var committedVersion: UInt64 = 0
+    /// The committed values (see ``committed``), or, while `rowState` is `.hint`, where a
+    /// fetch found the row of this fault (see ``faultHint``): never both, so they share the
+    /// storage. Empty (``RowValues/empty``) while `rowState` is `.none`; not optional, so that
+    /// a value is read from it in place (an optional would be copied out first).
+    @exclusivity(unchecked) private var row = RowValues.empty
+    /// The version of `row`.
+    @exclusivity(unchecked) private var rowVersion: UInt64 = 0
+    /// While `rowState` is `.hint`: the LSN of the version the fetch read.
+    @exclusivity(unchecked) private var hintLSN: UInt64 = 0
     /// Changes not yet saved, by property index.
     @exclusivity(unchecked) var pending: [Int: AttributeValue] = [:]
-    @exclusivity(unchecked) var lifecycle: Lifecycle
-    /// Whether it was inserted in this context before being deleted in it.
-    var wasInserted = false
-    /// Whether its model (``typedModel``) registers observers with the context's shared
-    /// registrar (``ModelObservation/sharedByContext``) rather than one of its own; set when
-    /// the model is made or inserted.
-    @exclusivity(unchecked) @usableFromInline var sharesContextRegistrar = false
     /// The `@Model` instance that is this object's typed face, if one was made. Not counted:
     /// the model holds the object (the registry counts an object held only by itself as
     /// gone, which a strong cycle would defeat), and the model's generated `deinit` clears
@@ -75,6 +66,181 @@ public final class ManagedObject: CustomStringConvertible {
     /// with a side table allocated per model (a sixth of a typed million-object fetch).
     /// See ``ObjectContext/model(for:as:)``.
     unowned(unsafe) var typedModel: AnyObject?
+    /// What few objects have: see ``Extras``.
+    private var extras: Extras?
+    @exclusivity(unchecked) var lifecycle: Lifecycle
+    /// Whether it was inserted in this context before being deleted in it.
+    var wasInserted = false
+    /// Whether its model (``typedModel``) registers observers with the context's shared
+    /// registrar (``ModelObservation/sharedByContext``) rather than one of its own; set when
+    /// the model is made or inserted.
+    @exclusivity(unchecked) @usableFromInline var sharesContextRegistrar = false
+    /// What `row` holds.
+    @exclusivity(unchecked) private var rowState = RowState.none
+
+    /// What an object's `row` holds.
+    private enum RowState: UInt8 {
+        /// Nothing: a fault without a hint.
+        case none
+        /// A fault hint.
+        case hint
+        /// The committed values.
+        case committed
+    }
+
+    /// The state only some objects have, boxed so that the others do without its bytes.
+    private final class Extras {
+        /// The object's ID when the context's store and layouts cannot make it: an ID of
+        /// another store or of an entity the store does not have, or spelled differently.
+        var id: ObjectID?
+        /// Objects a fetch prefetched for this one, held so that they stay registered while
+        /// this object is used.
+        var prefetched: [ManagedObject]?
+        /// Why the object can never be used.
+        var unusable: StrataError?
+        /// Whether the reason is that another transaction deleted the object's row.
+        var deletedInStore = false
+    }
+
+    /// ``extras``, made on first use.
+    private var madeExtras: Extras {
+        if let extras { return extras }
+        let made = Extras()
+        extras = made
+        return made
+    }
+
+    /// The object's permanent identity. It changes once at most: when a save merges an
+    /// inserted object into a stored row with the same unique values (see
+    /// ``MergePolicy/objectTrump``), the object takes over that row's ID.
+    public internal(set) var objectID: ObjectID {
+        get {
+            if let id = extras?.id { return id }
+            return ObjectID(storeID: lifetime.storeID, entityName: lifetime.entityNames[layoutIndex], primaryKey: primaryKey)
+        }
+        set {
+            primaryKey = newValue.primaryKey
+            if registryEntity >= 0, newValue.storeID == lifetime.storeID, lifetime.entityNames.indices.contains(layoutIndex),
+               newValue.entityName == lifetime.entityNames[layoutIndex] {
+                extras?.id = nil
+            } else {
+                madeExtras.id = newValue
+            }
+        }
+    }
+
+    /// Its entity's index in the store's layouts.
+    var layoutIndex: Int { Int(layoutIndexStorage) }
+    /// Its key in the context's registry and changed objects.
+    var registryKey: RegistryKey { RegistryKey(entity: Int(registryEntity), primaryKey: primaryKey) }
+    /// Its context, or `nil` once the context is gone.
+    var contextReference: ObjectContext? { lifetime.isAlive ? unretainedContext : nil }
+    /// Its context without a reference count, or `nil` once the context is gone: for a
+    /// caller that uses it (through `_withUnsafeGuaranteedRef`) only while it is sure the
+    /// context lives, as a model's `deinit` does on the context's queue.
+    var unmanagedContext: Unmanaged<ObjectContext>? { lifetime.isAlive ? Unmanaged.passUnretained(unretainedContext) : nil }
+
+    /// Stored property values as last read from the store (`nil` while a fault). For an
+    /// object inserted in this context: its values, defaults overwritten by every change
+    /// made since (there is no store row to keep apart from, so `pending` stays empty).
+    /// Setting or changing it drops a fault hint.
+    var committed: RowValues? {
+        get { rowState == .committed ? row : nil }
+        _modify {
+            dropHint()
+            // Moved out and back, so that a change in place finds the values uniquely held.
+            var values: RowValues?
+            if rowState == .committed {
+                values = row
+                row = .empty
+            }
+            yield &values
+            if let values {
+                row = values
+                rowState = .committed
+            } else {
+                row = .empty
+                rowState = .none
+            }
+        }
+    }
+
+    /// The row version those values came from (0 for an object inserted in this context, and
+    /// while a fault). Setting it drops a fault hint.
+    var committedVersion: UInt64 {
+        get { rowState == .hint ? 0 : rowVersion }
+        set {
+            dropHint()
+            rowVersion = newValue
+        }
+    }
+
+    /// While a fault: where the fetch that made it found its row (see ``FaultHint``).
+    /// Setting `nil` drops it; ``giveHint(_:)`` gives one.
+    var faultHint: FaultHint? {
+        get { rowState == .hint ? FaultHint(row: row, rowVersion: rowVersion, fetchedLSN: hintLSN) : nil }
+        set {
+            if let newValue { giveHint(newValue) } else { dropHint() }
+        }
+    }
+
+    /// Gives a fault that holds no row (``holdsNoRow``) the place a fetch found its row.
+    func giveHint(_ hint: consuming FaultHint) {
+        precondition(rowState != .committed, "a fault hint is only given to a fault")
+        rowVersion = hint.rowVersion
+        hintLSN = hint.fetchedLSN
+        row = hint.row
+        rowState = .hint
+    }
+
+    /// Forgets the fault hint, if `row` holds one.
+    private func dropHint() {
+        guard rowState == .hint else { return }
+        rowState = .none
+        row = .empty
+        rowVersion = 0
+        hintLSN = 0
+    }
+
+    /// Whether the object holds its committed values (it is not a fault).
+    var hasCommittedValues: Bool { rowState == .committed }
+
+    /// The committed values, read in place; only once they are loaded (after ``fireFault()``).
+    var committedRow: RowValues {
+        _read {
+            precondition(rowState == .committed, "the committed values of a fault")
+            yield row
+        }
+    }
+
+    /// Whether it holds neither committed values nor a fault hint: a fault a fetch may give
+    /// a hint.
+    var holdsNoRow: Bool { rowState == .none }
+
+    /// Makes the hinted row the committed values when the hint is for `lastLSN` (the store
+    /// published nothing since the fetch): firing the fault then moves nothing. Otherwise
+    /// drops the hint. Returns whether the values are now committed.
+    func takeHint(ifCurrentAt lastLSN: UInt64) -> Bool {
+        guard rowState == .hint else { return false }
+        guard hintLSN == lastLSN else {
+            dropHint()
+            return false
+        }
+        rowState = .committed
+        hintLSN = 0
+        return true
+    }
+
+    /// Objects a fetch prefetched for this one (``FetchRequest/relationshipKeyPathsForPrefetching``),
+    /// held so that they stay registered while this object is used.
+    var prefetched: [ManagedObject]? {
+        get { extras?.prefetched }
+        set {
+            if newValue == nil, extras == nil { return }
+            madeExtras.prefetched = newValue
+        }
+    }
+
     /// What a save of the context would do with this object: the one definition behind the
     /// context's inserted, updated and deleted objects and `hasChanges`.
     enum UnsavedChange: Equatable {
@@ -95,48 +261,54 @@ public final class ManagedObject: CustomStringConvertible {
     /// Why the object can never be used, for a fault made from an ID of another store or of
     /// an entity the store does not have (`object(with:)` cannot throw, so every access does).
     var unusable: StrataError? {
-        get { unusableReason?.error }
-        set { unusableReason = newValue.map { UnusableReason($0) } }
-    }
-    /// ``unusable``, boxed: almost every object has none, and the error inline would make
-    /// every object 64 bytes bigger.
-    private var unusableReason: UnusableReason?
-
-    private final class UnusableReason {
-        let error: StrataError
-        /// Whether the reason is that another transaction deleted the object's row.
-        let deletedInStore: Bool
-        init(_ error: StrataError, deletedInStore: Bool = false) {
-            self.error = error
-            self.deletedInStore = deletedInStore
+        get { extras?.unusable }
+        set {
+            if newValue == nil, extras == nil { return }
+            madeExtras.unusable = newValue
+            madeExtras.deletedInStore = false
         }
     }
 
     /// Whether a merge found the object's row deleted by another transaction (another
     /// context's save, a batch delete, or the writer process a read-only store follows).
-    var isDeletedInStore: Bool { unusableReason?.deletedInStore ?? false }
+    var isDeletedInStore: Bool { extras?.deletedInStore ?? false }
 
     /// Marks the object as deleted by another transaction: ``isDeleted`` is `true` from now
     /// on, and every access throws `error` (`.objectNotFound`).
     func markDeletedInStore(_ error: StrataError) {
-        unusableReason = UnusableReason(error, deletedInStore: true)
+        madeExtras.unusable = error
+        madeExtras.deletedInStore = true
     }
 
-    init(objectID: ObjectID, layoutIndex: Int, registryKey: RegistryKey, context: ObjectContext, lifecycle: Lifecycle) {
-        self.objectID = objectID
-        self.layoutIndex = layoutIndex
-        precondition(registryKey.primaryKey == objectID.primaryKey, "a registry key carries its object's primary key")
-        registryEntity = registryKey.entity
+    /// An object of its context's store, of the entity at `layoutIndex`, registered under
+    /// `registryEntity` (the layout index, or a negative number for an ID the store cannot
+    /// resolve): its ID is made of the store's ID and the entity's name.
+    init(primaryKey: Int64, layoutIndex: Int, registryEntity: Int, context: ObjectContext, lifecycle: Lifecycle) {
+        self.primaryKey = primaryKey
+        layoutIndexStorage = Int32(layoutIndex)
+        self.registryEntity = Int32(registryEntity)
         unretainedContext = context
         lifetime = context.lifetime
         self.lifecycle = lifecycle
+    }
+
+    /// An object with `objectID`, which is kept whole unless the context's store and layout
+    /// `layoutIndex` make the same ID.
+    convenience init(objectID: ObjectID, layoutIndex: Int, registryKey: RegistryKey, context: ObjectContext, lifecycle: Lifecycle) {
+        precondition(registryKey.primaryKey == objectID.primaryKey, "a registry key carries its object's primary key")
+        self.init(primaryKey: objectID.primaryKey, layoutIndex: layoutIndex, registryEntity: registryKey.entity,
+                  context: context, lifecycle: lifecycle)
+        if registryKey.entity < 0 || objectID.storeID != lifetime.storeID || !lifetime.entityNames.indices.contains(layoutIndex)
+            || objectID.entityName != lifetime.entityNames[layoutIndex] {
+            madeExtras.id = objectID
+        }
     }
 
     /// The context the object belongs to (`nil` once that context is gone).
     public var context: ObjectContext? { contextReference }
 
     /// The entity's name.
-    public var entityName: String { objectID.entityName }
+    public var entityName: String { extras?.id?.entityName ?? lifetime.entityNames[layoutIndex] }
 
     /// Whether the object's data has not been loaded yet.
     public var isFault: Bool { checkQueue(); return committed == nil && lifecycle == .persisted }
@@ -171,10 +343,11 @@ public final class ManagedObject: CustomStringConvertible {
     /// when it hands out again an object nothing but the context still held (see
     /// `ObjectContext.registry`), so that it reads the store afresh.
     func becomeFreshFault() {
-        guard lifecycle == .persisted, pending.isEmpty, unusable == nil else { return }
-        committed = nil
-        committedVersion = 0
-        faultHint = nil
+        guard lifecycle == .persisted, pending.isEmpty, extras?.unusable == nil else { return }
+        rowState = .none
+        row = .empty
+        rowVersion = 0
+        hintLSN = 0
     }
 
     func checkQueue() {
@@ -184,7 +357,7 @@ public final class ManagedObject: CustomStringConvertible {
     }
 
     func requireContext() throws(StrataError) -> ObjectContext {
-        if let unusable { throw unusable }
+        if let unusable = extras?.unusable { throw unusable }
         guard let context = contextReference, lifecycle != .invalid else {
             throw StrataError(.misuse, "\(self) is no longer registered in a context (its context was reset or released); fetch it again with its objectID.", entity: entityName)
         }

@@ -157,7 +157,7 @@ extension ObjectContext {
     func applyPendingChanges(_ items: [FetchItem], plan: FetchPlan) -> [FetchItem] {
         let relevant = changed.values.filter { $0.layoutIndex == plan.layout.index }
         guard !relevant.isEmpty else { return items }
-        let touched = Set(relevant.map(\.objectID.primaryKey))
+        let touched = Set(relevant.map(\.primaryKey))
         var result = items.filter { !touched.contains($0.primaryKey) }
         for object in relevant where object.lifecycle == .inserted || (object.lifecycle == .persisted) {
             if plan.bound?.evaluate(with: ObjectSubject(object: object)) ?? true {

@@ -9,9 +9,8 @@ extension ObjectContext {
     /// checked after that: a hint never holds a failed chunk's placeholder columns.
     ///
     /// - Throws: the store's damage, when a chunk failed at its first decode.
-    func relatedObjects(of object: ManagedObject, destination: Int, inverseProperty: Int,
-                        destinationName: String) throws(StrataError) -> [ManagedObject] {
-        let target = object.objectID.primaryKey
+    func relatedObjects(of object: ManagedObject, destination: Int, inverseProperty: Int) throws(StrataError) -> [ManagedObject] {
+        let target = object.primaryKey
         let version = store.currentVersion
         let table = version.tables[destination]
         var keys = object.lifecycle == .inserted ? [] : Self.storedKeys(pointingAt: target, in: table, property: inverseProperty)
@@ -26,22 +25,22 @@ extension ObjectContext {
         var cursor = EntityTable.RowCursor(table)
         let places = keys.map { cursor.place(of: $0) }
         try store.snapshotDamage.check()
-        let columns = store.layouts[destination].columnAccess, storeID = store.storeID
+        let columns = store.layouts[destination].columnAccess
         var objects: [ManagedObject] = []
         objects.reserveCapacity(keys.count)
         // The chunk of the last place, with its row versions (most places share a chunk).
         var current: (index: Int, chunk: TableChunk, versions: [Int64])?
         for (key, place) in zip(keys, places) {
-            let related = self.object(layoutIndex: destination, id: ObjectID(storeID: storeID, entityName: destinationName, primaryKey: key))
+            let related = self.object(layoutIndex: destination, primaryKey: key)
             guard related.lifecycle != .deleted, related.lifecycle != .invalid else { continue }
-            if let place, related.committed == nil, related.faultHint == nil, related.lifecycle == .persisted {
+            if let place, related.holdsNoRow, related.lifecycle == .persisted {
                 if current?.index != place.chunk {
                     let chunk = table.chunks[place.chunk]
                     current = (place.chunk, chunk, chunk.versions)
                 }
                 let (_, chunk, versions) = current.unsafelyUnwrapped
-                related.faultHint = FaultHint(row: RowValues(chunk: chunk, row: place.row, columns: columns),
-                                              rowVersion: UInt64(bitPattern: versions[place.row]), fetchedLSN: version.lsn)
+                related.giveHint(FaultHint(row: RowValues(chunk: chunk, row: place.row, columns: columns),
+                                           rowVersion: UInt64(bitPattern: versions[place.row]), fetchedLSN: version.lsn))
             }
             objects.append(related)
         }
@@ -72,7 +71,7 @@ extension ObjectContext {
                                      inverseProperty: Int) -> [Int64] {
         var added: [Int64] = [], removed = Set<Int64>()
         for candidate in changed.values where candidate.layoutIndex == destination {
-            let key = candidate.objectID.primaryKey
+            let key = candidate.primaryKey
             if candidate.lifecycle == .deleted { removed.insert(key); continue }
             let value = candidate.pending[inverseProperty] ?? candidate.committed?[inverseProperty]
             if value == .int(target) { added.append(key); removed.remove(key) } else if candidate.pending[inverseProperty] != nil { removed.insert(key) }

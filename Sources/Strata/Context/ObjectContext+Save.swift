@@ -160,7 +160,7 @@ extension ObjectContext {
     func buildChangeset() throws -> Changeset {
         var changes = Changeset()
         for object in changed.values {
-            let key = object.objectID.primaryKey
+            let key = object.primaryKey
             switch object.lifecycle {
             case .inserted:
                 let values: [AttributeValue]

@@ -32,7 +32,7 @@ extension ObjectContext {
             }
             guard !inserted.isEmpty, others.count <= 1 else { continue }
             touched.formUnion(conflict.objectIDs)
-            inserted.sort { $0.objectID.primaryKey < $1.objectID.primaryKey }
+            inserted.sort { $0.primaryKey < $1.primaryKey }
             let layout = store.layouts[inserted[0].layoutIndex]
             let defaults = store.insertDefaults[layout.index]
             // The survivor, and the inserted objects merged into it.
@@ -65,7 +65,7 @@ extension ObjectContext {
                         }
                     }
                 }
-                drop(object, redirectingTo: survivor.objectID.primaryKey)
+                drop(object, redirectingTo: survivor.primaryKey)
             }
             noteChanged(survivor)
             resolvedAny = true
@@ -87,7 +87,7 @@ extension ObjectContext {
     /// Makes inserted `object` the object of the stored row `id`, read as `row`.
     private func take(_ object: ManagedObject, over id: ObjectID, row: (values: RowValues, version: UInt64)) {
         let oldKey = object.registryKey
-        let oldPrimaryKey = object.objectID.primaryKey
+        let oldPrimaryKey = object.primaryKey
         registry[oldKey] = nil
         changed[oldKey] = nil
         object.objectID = id

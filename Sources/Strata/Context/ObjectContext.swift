@@ -80,7 +80,7 @@ public final class ObjectContext: @unchecked Sendable {
     /// comparing a short key with a handful of names beats hashing it.
     let propertyNames: [[String]?]
     /// Ended by `deinit`; the objects of this context check it (see ``ContextLifetime``).
-    let lifetime = ContextLifetime()
+    let lifetime: ContextLifetime
     var saveObservers: [UUID: @Sendable (ContextDidSave) -> Void] = [:]
     /// The first error of a typed-model operation that cannot throw (an insert, a property
     /// setter): the next ``save()`` throws it (see `ObjectContext+Models.swift`).
@@ -101,6 +101,7 @@ public final class ObjectContext: @unchecked Sendable {
         self.concurrencyType = concurrencyType
         self.name = name
         modelObservation = concurrencyType == .mainQueue ? .eachModel : .sharedByContext
+        lifetime = ContextLifetime(storeID: store.storeID, entityNames: store.layouts.map(\.entity.name))
         propertyIndexes = store.layouts.map(\.propertyIndex)
         propertyNames = store.layouts.map { $0.properties.count <= 8 ? $0.properties.map(\.name) : nil }
         queue = concurrencyType == .mainQueue ? .main : DispatchQueue(label: "strata.context.\(name ?? "private")")
@@ -169,9 +170,8 @@ public final class ObjectContext: @unchecked Sendable {
     /// looks its entity up once per context rather than by name per object).
     func insert(layout: EntityLayout) -> ManagedObject {
         let key = store.allocatePrimaryKeys(entity: layout.index, count: 1).lowerBound
-        let id = ObjectID(storeID: store.storeID, entityName: layout.entity.name, primaryKey: key)
         let registryKey = RegistryKey(entity: layout.index, primaryKey: key)
-        let object = ManagedObject(objectID: id, layoutIndex: layout.index, registryKey: registryKey, context: self, lifecycle: .inserted)
+        let object = ManagedObject(primaryKey: key, layoutIndex: layout.index, registryEntity: layout.index, context: self, lifecycle: .inserted)
         object.committed = RowValues(store.insertDefaults[layout.index])
         sweepRegistryIfDue()
         registry[registryKey] = object
@@ -199,14 +199,21 @@ public final class ObjectContext: @unchecked Sendable {
 
     /// ``object(with:)`` for an ID of this store whose entity's layout index is known: the
     /// registered object, or a new fault. One hash of the registry either way.
+    /// `id` must be an ID of this context's store and of that entity.
     func object(layoutIndex index: Int, id: ObjectID) -> ManagedObject {
-        let key = RegistryKey(entity: index, primaryKey: id.primaryKey)
+        assert(id.storeID == store.storeID && id.entityName == store.layouts[index].entity.name, "\(id) is not an ID of layout \(index)")
+        return object(layoutIndex: index, primaryKey: id.primaryKey)
+    }
+
+    /// ``object(with:)`` for the object of the entity at layout `index` with `primaryKey`.
+    func object(layoutIndex index: Int, primaryKey: Int64) -> ManagedObject {
+        let key = RegistryKey(entity: index, primaryKey: primaryKey)
         sweepRegistryIfDue()
         return registry.withSlot(key) { slot in
             // Held by the registry alone: nobody can tell it from a new fault, so it becomes one.
             if isKnownUniquelyReferenced(&slot) { slot.unsafelyUnwrapped.becomeFreshFault() }
             if let existing = slot { return existing }
-            let object = ManagedObject(objectID: id, layoutIndex: index, registryKey: key, context: self, lifecycle: .persisted)
+            let object = ManagedObject(primaryKey: primaryKey, layoutIndex: index, registryEntity: index, context: self, lifecycle: .persisted)
             slot = object
             return object
         }
@@ -343,7 +350,7 @@ public final class ObjectContext: @unchecked Sendable {
     func readRow(of object: ManagedObject, in version: StoreVersion? = nil) throws(StrataError) -> (values: RowValues, version: UInt64)? {
         try store.checkingDamage { () throws(StrataError) in
             let version = version ?? store.currentVersion
-            return version.withTable(object.layoutIndex) { $0.row(object.objectID.primaryKey) }
+            return version.withTable(object.layoutIndex) { $0.row(object.primaryKey) }
         }
     }
 }

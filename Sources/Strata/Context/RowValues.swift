@@ -18,6 +18,9 @@ struct RowValues {
     /// Values held by the object, in layout order.
     init(_ values: [AttributeValue]) { storage = .values(values) }
 
+    /// No values (an empty array allocates nothing): what an object without a row holds.
+    static var empty: RowValues { RowValues([]) }
+
     /// Row `row` of `chunk`, laid out as `columns` says.
     init(chunk: TableChunk, row: Int, columns: [EntityLayout.ColumnAccess]) {
         storage = .stored(chunk: chunk, row: row, columns: columns)

@@ -92,7 +92,7 @@ enum FetchItem {
     var primaryKey: Int64 {
         switch self {
         case .row(let key, _, _): return key
-        case .object(let object): return object.objectID.primaryKey
+        case .object(let object): return object.primaryKey
         }
     }
 }

@@ -67,8 +67,8 @@ public struct FetchedResults: RandomAccessCollection {
         /// The object of the result at `position`, whose ID is `id`.
         func object(at position: Int, id: ObjectID) -> ManagedObject {
             let object = layoutIndex.map { context.object(layoutIndex: $0, id: id) } ?? context.object(with: id)
-            if let places, object.committed == nil, object.faultHint == nil, object.lifecycle == .persisted {
-                object.faultHint = places.hint(at: position)
+            if let places, object.holdsNoRow, object.lifecycle == .persisted, let hint = places.hint(at: position) {
+                object.giveHint(hint)
             }
             if loadValues { try? object.fireFault() }
             return object

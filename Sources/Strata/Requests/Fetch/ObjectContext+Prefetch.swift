@@ -91,7 +91,7 @@ extension ObjectContext {
             }
         case .toMany(let inverse):
             for (source, roots) in sources where source.lifecycle == .persisted {
-                wanted[source.objectID.primaryKey, default: []].append(contentsOf: roots)
+                wanted[source.primaryKey, default: []].append(contentsOf: roots)
             }
             keyColumn = table.layout.properties[inverse].column
         }
@@ -122,10 +122,10 @@ extension ObjectContext {
 
     /// The object of row `row` of `chunk`, its values loaded from that row when it is a fault.
     private func loadPrefetched(_ row: Int, key: Int64, of chunk: TableChunk, layout: EntityLayout, lsn: UInt64) -> ManagedObject {
-        let object = object(layoutIndex: layout.index, id: ObjectID(storeID: store.storeID, entityName: layout.entity.name, primaryKey: key))
-        if object.committed == nil, object.faultHint == nil, object.lifecycle == .persisted {
-            object.faultHint = FaultHint(row: RowValues(chunk: chunk, row: row, columns: layout.columnAccess),
-                                         rowVersion: chunk.version(at: row), fetchedLSN: lsn)
+        let object = object(layoutIndex: layout.index, primaryKey: key)
+        if object.holdsNoRow, object.lifecycle == .persisted {
+            object.giveHint(FaultHint(row: RowValues(chunk: chunk, row: row, columns: layout.columnAccess),
+                                      rowVersion: chunk.version(at: row), fetchedLSN: lsn))
             try? object.fireFault()
         }
         return object

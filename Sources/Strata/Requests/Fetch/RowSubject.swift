@@ -65,7 +65,7 @@ struct PendingObjects {
 
     init(_ changed: some Sequence<ManagedObject>) {
         var byEntity: [Int: [Int64: ManagedObject]] = [:]
-        for object in changed { byEntity[object.layoutIndex, default: [:]][object.objectID.primaryKey] = object }
+        for object in changed { byEntity[object.layoutIndex, default: [:]][object.primaryKey] = object }
         self.byEntity = byEntity
     }
 

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import Strata
+
+/// glibc's `malloc_usable_size` (declared in `malloc.h`, which the Glibc module leaves out).
+@_silgen_name("malloc_usable_size") private func mallocUsableSize(_ pointer: UnsafeMutableRawPointer) -> Int
+
+/// An object stores only its primary key (its ID is made from its context's store and
+/// entity), shares one slot between its committed values and a fault hint, and boxes what
+/// few objects have; so it stays a 128-byte block that malloc serves from its fast bins.
+@Suite struct ManagedObjectLayoutTests {
+    /// The bytes malloc gave `object`'s block.
+    static func blockSize(_ object: ManagedObject) -> Int {
+        mallocUsableSize(Unmanaged.passUnretained(object).toOpaque())
+    }
+
+    /// A million fetched objects are a million blocks: at 120 usable bytes a block is 128
+    /// bytes of heap and comes from malloc's fast bins (blocks up to 128 bytes); a bigger one
+    /// costs more memory and goes through the slower bins on every allocation and free.
+    @Test func faultsFiredObjectsAndInsertedObjectsFitAFastBinBlock() throws {
+        try ObjectRegistryTests.withPeople(20) { harness, reader throws in
+            try reader.performAndWait { () throws in
+                let results = try reader.fetch(FetchRequest("Person", sort: [SortKey("age")]))
+                #expect(results[0].isFault)
+                #expect(Self.blockSize(results[0]) <= 120)
+                _ = try results[0].string("name")
+                #expect(!results[0].isFault)
+                #expect(Self.blockSize(results[0]) <= 120)
+            }
+            try harness.context.performAndWait { () throws in
+                let inserted = try harness.context.insert("Person")
+                #expect(Self.blockSize(inserted) <= 120)
+            }
+        }
+    }
+
+    @Test func anObjectsIDIsTheOneItWasMadeFor() throws {
+        try ObjectRegistryTests.withPeople(5) { harness, reader throws in
+            let (ids, inserted) = try harness.context.performAndWait { () throws in
+                let people = try harness.context.fetch(FetchRequest("Person", sort: [SortKey("age")]))
+                let ids = people.map(\.objectID)
+                let inserted = try harness.context.insert("Person")
+                #expect(inserted.objectID.entityName == "Person")
+                #expect(inserted.entityName == "Person")
+                #expect(inserted.objectID.storeID == harness.store.storeID)
+                return (ids, inserted.objectID)
+            }
+            try reader.performAndWait { () throws in
+                for id in ids {
+                    let object = reader.object(with: id)
+                    #expect(object.objectID == id)
+                    #expect(object.entityName == "Person")
+                }
+                #expect(reader.object(with: inserted).objectID == inserted)
+            }
+        }
+    }
+
+    /// An ID the store cannot resolve keeps all of itself (store and entity name), and its
+    /// object says why it cannot be used.
+    @Test func anIDOfAnotherStoreOrEntityKeepsItsParts() throws {
+        try ObjectRegistryTests.withPeople(3) { _, reader throws in
+            try reader.performAndWait { () throws in
+                let otherStore = ObjectID(storeID: UUID(), entityName: "Person", primaryKey: 2)
+                let unknownEntity = ObjectID(storeID: reader.store.storeID, entityName: "Starship", primaryKey: 2)
+                for id in [otherStore, unknownEntity] {
+                    let object = reader.object(with: id)
+                    #expect(object.objectID == id)
+                    #expect(object.entityName == id.entityName)
+                    #expect(throws: StrataError.self) { try object.string("name") }
+                }
+                #expect(try reader.object(with: ObjectID(storeID: reader.store.storeID, entityName: "Person", primaryKey: 2)).string("name") != nil)
+            }
+        }
+    }
+
+    /// A fault's hint and its committed values share one slot: firing from the hint makes
+    /// the hinted row the values, and a refresh drops either.
+    @Test func aHintBecomesTheValuesAndARefreshDropsThem() throws {
+        try ObjectRegistryTests.withPeople(4) { _, reader throws in
+            try reader.performAndWait { () throws in
+                let results = try reader.fetch(FetchRequest("Person", sort: [SortKey("age")]))
+                let object = results[1]
+                #expect(object.faultHint != nil)
+                #expect(object.committed == nil)
+                #expect(object.committedVersion == 0)
+                let hinted = object.faultHint!.rowVersion
+                try object.fireFault()
+                #expect(object.faultHint == nil)
+                #expect(object.committed != nil)
+                #expect(object.committedVersion == hinted)
+                #expect(try object.string("name") == "n1")
+                reader.refresh(object, mergeChanges: false)
+                #expect(object.isFault)
+                #expect(object.faultHint == nil)
+                #expect(object.committedVersion == 0)
+                #expect(try object.string("name") == "n1")
+            }
+        }
+    }
+}
