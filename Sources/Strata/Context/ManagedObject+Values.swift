@@ -117,11 +117,11 @@ extension ManagedObject {
         let context = try requireContext()
         if lifecycle == .persisted {
             try fireFault()
-            if committed![property] == value { pending[property] = nil } else { pending[property] = value }
-        } else if committed != nil {
+            if committedRow[property] == value { pending[property] = nil } else { pending[property] = value }
+        } else if hasCommittedValues {
             // Inserted: no store row to diff against, so the value goes straight into the row
             // the save will write (no per-object dictionary).
-            committed![property] = value
+            setCommittedValue(property, value)
         } else {
             pending[property] = value
         }

@@ -213,6 +213,13 @@ public final class ManagedObject: CustomStringConvertible {
         }
     }
 
+    /// Changes one committed value in place (the values must be loaded): an inserted object's
+    /// change, or a saved change folded into the values.
+    func setCommittedValue(_ property: Int, _ value: AttributeValue) {
+        precondition(rowState == .committed, "the committed values of a fault")
+        row[property] = value
+    }
+
     /// Whether it holds neither committed values nor a fault hint: a fault a fetch may give
     /// a hint.
     var holdsNoRow: Bool { rowState == .none }
@@ -311,7 +318,7 @@ public final class ManagedObject: CustomStringConvertible {
     public var entityName: String { extras?.id?.entityName ?? lifetime.entityNames[layoutIndex] }
 
     /// Whether the object's data has not been loaded yet.
-    public var isFault: Bool { checkQueue(); return committed == nil && lifecycle == .persisted }
+    public var isFault: Bool { checkQueue(); return !hasCommittedValues && lifecycle == .persisted }
 
     /// Whether it was inserted in its context and not saved yet.
     public var isInserted: Bool { checkQueue(); return lifecycle == .inserted }
@@ -336,7 +343,7 @@ public final class ManagedObject: CustomStringConvertible {
 
     /// `<Entity pk (state)>`, never the values.
     public var description: String {
-        "<\(objectID.entityName) \(objectID.primaryKey)\(committed == nil && lifecycle == .persisted ? " (fault)" : "")>"
+        "<\(objectID.entityName) \(objectID.primaryKey)\(!hasCommittedValues && lifecycle == .persisted ? " (fault)" : "")>"
     }
 
     /// Turns an unchanged object back into a fault, as if it were new: its context does so

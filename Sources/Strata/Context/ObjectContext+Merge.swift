@@ -139,7 +139,7 @@ extension ObjectContext {
     }
 
     func merge(updated: ObjectIDSet, deleted: ObjectIDSet) {
-        for object in registeredObjects(in: updated) where object.committed != nil {
+        for object in registeredObjects(in: updated) where object.hasCommittedValues {
             refresh(object, mergeChanges: true)
         }
         for object in registeredObjects(in: deleted) { forgetDeletedInStore(object) }

@@ -177,11 +177,11 @@ extension ObjectContext {
                     .init(primaryKey: key, expectedVersion: object.committedVersion,
                           values: object.pending.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
             case .deleted where !object.wasInserted:
-                if object.committed == nil, let row = try readRow(of: object) {
+                if !object.hasCommittedValues, let row = try readRow(of: object) {
                     object.committed = row.values
                     object.committedVersion = row.version
                 }
-                guard object.committed != nil else { continue } // already gone from the store
+                guard object.hasCommittedValues else { continue } // already gone from the store
                 changes.entities[object.layoutIndex, default: .init()].deletes.append(
                     .init(primaryKey: key, expectedVersion: object.committedVersion))
             default:
@@ -196,9 +196,9 @@ extension ObjectContext {
         for object in changed.values {
             switch object.lifecycle {
             case .inserted:
-                if object.committed != nil {
+                if object.hasCommittedValues {
                     // The defaults set at insert, overwritten by the pending values.
-                    for (property, value) in object.pending { object.committed![property] = value }
+                    for (property, value) in object.pending { object.setCommittedValue(property, value) }
                 } else {
                     object.committed = (try? (0..<store.layouts[object.layoutIndex].properties.count).map { try object.currentValue($0) }).map(RowValues.init)
                 }
@@ -207,7 +207,7 @@ extension ObjectContext {
                 object.lifecycle = .persisted
             case .persisted:
                 updated.insert(object.objectID)
-                for (property, value) in object.pending { object.committed?[property] = value }
+                if object.hasCommittedValues { for (property, value) in object.pending { object.setCommittedValue(property, value) } }
                 object.pending = [:]
                 object.committedVersion = lsn
             case .deleted:

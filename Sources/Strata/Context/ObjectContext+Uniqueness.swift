@@ -41,7 +41,7 @@ extension ObjectContext {
             if let stored = others.first {
                 if let existing = registered(stored) {
                     survivor = existing
-                    if survivor.committed == nil { try survivor.fireFault() }
+                    if !survivor.hasCommittedValues { try survivor.fireFault() }
                 } else {
                     guard let row = try store.checkingDamage({ store.headVersion.withTable(layout.index, { $0.row(stored.primaryKey) }) }) else { continue }
                     survivor = merged.removeFirst()
@@ -61,7 +61,7 @@ extension ObjectContext {
                     })
                     if let base {
                         for (property, value) in Self.changes(values, over: base, defaults: defaults) {
-                            if survivor.lifecycle == .inserted { survivor.committed![property] = value } else { survivor.pending[property] = value }
+                            if survivor.lifecycle == .inserted { survivor.setCommittedValue(property, value) } else { survivor.pending[property] = value }
                         }
                     }
                 }
@@ -116,7 +116,7 @@ extension ObjectContext {
             for (position, property) in properties.enumerated() where property.destination == layoutIndex {
                 switch object.lifecycle {
                 case .inserted where object.committed?[position] == .int(old):
-                    object.committed![position] = .int(new)
+                    object.setCommittedValue(position, .int(new))
                 case .persisted where object.pending[position] == .int(old):
                     object.pending[position] = .int(new)
                 default:

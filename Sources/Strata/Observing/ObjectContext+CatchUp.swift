@@ -11,7 +11,7 @@ extension ObjectContext {
         version.withTable(index) { table in
             registry.forEachSlot { key, slot in
                 guard key.entity == index, !isKnownUniquelyReferenced(&slot), let object = slot,
-                      object.committed != nil, object.lifecycle == .persisted || object.lifecycle == .deleted else { return }
+                      object.hasCommittedValues, object.lifecycle == .persisted || object.lifecycle == .deleted else { return }
                 guard let location = table.locate(key.primaryKey) else { stale.append(object); return }
                 if table.version(at: location) > object.committedVersion { stale.append(object) }
             }
