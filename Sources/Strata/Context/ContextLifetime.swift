@@ -12,7 +12,14 @@ import Synchronization
 /// queue; the context ends it from its deinitializer, which runs when its last reference
 /// goes. Using an object on one thread while another releases its context's last
 /// reference breaks the queue confinement that contexts require, as it does in Core Data.
-@usableFromInline final class ContextLifetime: Sendable {
+///
+/// It also holds, for every object, what an object would otherwise store itself: its
+/// context without a reference count, the store's ID and the entity names.
+///
+/// `@unchecked Sendable`: `alive` is atomic and every other property is a constant, except
+/// `context`, which the context's initializer sets once, before any object or other thread
+/// can reach this lifetime (it is only handed to objects the context makes afterwards).
+@usableFromInline final class ContextLifetime: @unchecked Sendable {
     private let alive = Atomic<Bool>(true)
     /// The registrar the context's models share under ``ModelObservation/sharedByContext``.
     /// Kept here rather than in the context so that it lives as long as any object of the
@@ -24,9 +31,19 @@ import Synchronization
     let storeID: UUID
     let entityNames: [String]
 
+    /// The context, without a reference count: used only while ``isAlive``. Set by the
+    /// context's initializer (see ``bind(_:)``).
+    private(set) unowned(unsafe) var context: ObjectContext?
+
     init(storeID: UUID, entityNames: [String]) {
         self.storeID = storeID
         self.entityNames = entityNames
+    }
+
+    /// Records `context`, once, from its initializer.
+    func bind(_ context: ObjectContext) {
+        precondition(self.context == nil, "a lifetime belongs to one context")
+        self.context = context
     }
 
     /// Whether the context has not been deinitialized yet.

@@ -1,10 +1,9 @@
 /// Where a fetch found a fault's row: firing the fault reads it from there, with no lookup,
 /// when the store has published nothing since that fetch (its version is then the newest).
 struct FaultHint {
-    /// The row, in place in the fetched version's chunk.
+    /// The row, in place in the fetched version's chunk (whose version column gives the
+    /// row's version).
     var row: RowValues
-    /// The row's version (the LSN of its last change).
-    var rowVersion: UInt64
     /// The LSN of the version the fetch read.
     var fetchedLSN: UInt64
 }
@@ -40,7 +39,6 @@ struct FetchPlaces {
         guard place.chunk != Place.none.chunk else { return nil }
         let chunk = chunks[Int(place.chunk)]
         let row = Int(place.row)
-        return FaultHint(row: RowValues(chunk: chunk, row: row, columns: columns),
-                         rowVersion: chunk.version(at: row), fetchedLSN: lsn)
+        return FaultHint(row: RowValues(chunk: chunk, row: row, columns: columns), fetchedLSN: lsn)
     }
 }

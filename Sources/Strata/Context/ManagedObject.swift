@@ -26,12 +26,13 @@ public final class ManagedObject: CustomStringConvertible {
         case inserted, persisted, deleted, invalid
     }
 
-    // The stored properties are ordered and sized so that an object is at most 120 bytes:
-    // malloc then serves it from its fast bins, which a million-object fetch, relationship
-    // read or insert allocates and frees at a fraction of the cost of bigger blocks (and
-    // every object is a block of 128 bytes rather than 208). `ManagedObjectSizeTests`
-    // holds it there. What few objects need (an ID of another store, prefetched objects,
-    // why it is unusable) is boxed in `extras`.
+    // The stored properties are ordered and sized so that an object is at most 104 bytes,
+    // a block of 112: malloc serves it from its fast bins (blocks up to 128 bytes), which a
+    // million-object fetch, relationship read or insert allocates and frees at a fraction
+    // of the cost of bigger blocks (an object was a block of 208 bytes before).
+    // `ManagedObjectLayoutTests` holds it there. What few objects need (an ID of another
+    // store, prefetched objects, why it is unusable) is boxed in `extras`; what every object
+    // of a context shares (the context, the store's ID, the entity names) is in `lifetime`.
 
     /// The primary key of its ID.
     @exclusivity(unchecked) private(set) var primaryKey: Int64
@@ -41,22 +42,19 @@ public final class ManagedObject: CustomStringConvertible {
     /// primary key is the ID's): the layout index, or a negative number for an ID this store
     /// cannot resolve.
     private let registryEntity: Int32
-    /// Its context, without a reference count: only used while `lifetime` says the context
-    /// is alive (see ``ContextLifetime``).
-    private unowned(unsafe) let unretainedContext: ObjectContext
     /// Shared with its context and every other object of it: whether the context lives, the
-    /// registrar the context's models share, and the store's ID and entity names its
-    /// ``objectID`` is made of.
+    /// context itself (without a reference count), the registrar the context's models share,
+    /// and the store's ID and entity names its ``objectID`` is made of.
     @usableFromInline let lifetime: ContextLifetime
     /// The committed values (see ``committed``), or, while `rowState` is `.hint`, where a
     /// fetch found the row of this fault (see ``faultHint``): never both, so they share the
     /// storage. Empty (``RowValues/empty``) while `rowState` is `.none`; not optional, so that
     /// a value is read from it in place (an optional would be copied out first).
     @exclusivity(unchecked) private var row = RowValues.empty
-    /// The version of `row`.
+    /// The version of the committed values; while `rowState` is `.hint`, the LSN of the
+    /// version the fetch read (the hinted row's version is its chunk's, read when the hint
+    /// is taken).
     @exclusivity(unchecked) private var rowVersion: UInt64 = 0
-    /// While `rowState` is `.hint`: the LSN of the version the fetch read.
-    @exclusivity(unchecked) private var hintLSN: UInt64 = 0
     /// Changes not yet saved, by property index.
     @exclusivity(unchecked) var pending: [Int: AttributeValue] = [:]
     /// The `@Model` instance that is this object's typed face, if one was made. Not counted:
@@ -134,11 +132,11 @@ public final class ManagedObject: CustomStringConvertible {
     /// Its key in the context's registry and changed objects.
     var registryKey: RegistryKey { RegistryKey(entity: Int(registryEntity), primaryKey: primaryKey) }
     /// Its context, or `nil` once the context is gone.
-    var contextReference: ObjectContext? { lifetime.isAlive ? unretainedContext : nil }
+    var contextReference: ObjectContext? { lifetime.isAlive ? lifetime.context : nil }
     /// Its context without a reference count, or `nil` once the context is gone: for a
     /// caller that uses it (through `_withUnsafeGuaranteedRef`) only while it is sure the
     /// context lives, as a model's `deinit` does on the context's queue.
-    var unmanagedContext: Unmanaged<ObjectContext>? { lifetime.isAlive ? Unmanaged.passUnretained(unretainedContext) : nil }
+    var unmanagedContext: Unmanaged<ObjectContext>? { lifetime.isAlive ? lifetime.context.map { Unmanaged.passUnretained($0) } : nil }
 
     /// Stored property values as last read from the store (`nil` while a fault). For an
     /// object inserted in this context: its values, defaults overwritten by every change
@@ -178,7 +176,7 @@ public final class ManagedObject: CustomStringConvertible {
     /// While a fault: where the fetch that made it found its row (see ``FaultHint``).
     /// Setting `nil` drops it; ``giveHint(_:)`` gives one.
     var faultHint: FaultHint? {
-        get { rowState == .hint ? FaultHint(row: row, rowVersion: rowVersion, fetchedLSN: hintLSN) : nil }
+        get { rowState == .hint ? FaultHint(row: row, fetchedLSN: rowVersion) : nil }
         set {
             if let newValue { giveHint(newValue) } else { dropHint() }
         }
@@ -187,8 +185,7 @@ public final class ManagedObject: CustomStringConvertible {
     /// Gives a fault that holds no row (``holdsNoRow``) the place a fetch found its row.
     func giveHint(_ hint: consuming FaultHint) {
         precondition(rowState != .committed, "a fault hint is only given to a fault")
-        rowVersion = hint.rowVersion
-        hintLSN = hint.fetchedLSN
+        rowVersion = hint.fetchedLSN
         row = hint.row
         rowState = .hint
     }
@@ -199,7 +196,6 @@ public final class ManagedObject: CustomStringConvertible {
         rowState = .none
         row = .empty
         rowVersion = 0
-        hintLSN = 0
     }
 
     /// Whether the object holds its committed values (it is not a fault).
@@ -229,12 +225,12 @@ public final class ManagedObject: CustomStringConvertible {
     /// drops the hint. Returns whether the values are now committed.
     func takeHint(ifCurrentAt lastLSN: UInt64) -> Bool {
         guard rowState == .hint else { return false }
-        guard hintLSN == lastLSN else {
+        guard rowVersion == lastLSN, let version = row.storedVersion else {
             dropHint()
             return false
         }
         rowState = .committed
-        hintLSN = 0
+        rowVersion = version
         return true
     }
 
@@ -294,7 +290,6 @@ public final class ManagedObject: CustomStringConvertible {
         self.primaryKey = primaryKey
         layoutIndexStorage = Int32(layoutIndex)
         self.registryEntity = Int32(registryEntity)
-        unretainedContext = context
         lifetime = context.lifetime
         self.lifecycle = lifecycle
     }
@@ -354,7 +349,6 @@ public final class ManagedObject: CustomStringConvertible {
         rowState = .none
         row = .empty
         rowVersion = 0
-        hintLSN = 0
     }
 
     func checkQueue() {

@@ -106,6 +106,7 @@ public final class ObjectContext: @unchecked Sendable {
         propertyNames = store.layouts.map { $0.properties.count <= 8 ? $0.properties.map(\.name) : nil }
         queue = concurrencyType == .mainQueue ? .main : DispatchQueue(label: "strata.context.\(name ?? "private")")
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+        lifetime.bind(self)
     }
 
     deinit { lifetime.end() }
