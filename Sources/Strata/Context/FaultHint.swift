@@ -1,9 +1,10 @@
 /// Where a fetch found a fault's row: firing the fault reads it from there, with no lookup,
 /// when the store has published nothing since that fetch (its version is then the newest).
 struct FaultHint {
-    /// The row, in place in the fetched version's chunk (whose version column gives the
-    /// row's version).
+    /// The row, in place in the fetched version's chunk.
     var row: RowValues
+    /// The row's version (the LSN of its last change).
+    var rowVersion: UInt64
     /// The LSN of the version the fetch read.
     var fetchedLSN: UInt64
 }
@@ -39,6 +40,33 @@ struct FetchPlaces {
         guard place.chunk != Place.none.chunk else { return nil }
         let chunk = chunks[Int(place.chunk)]
         let row = Int(place.row)
-        return FaultHint(row: RowValues(chunk: chunk, row: row, columns: columns), fetchedLSN: lsn)
+        return FaultHint(row: RowValues(chunk: chunk, row: row, columns: columns),
+                         rowVersion: chunk.version(at: row), fetchedLSN: lsn)
+    }
+}
+
+extension ObjectContext {
+    /// The number an object keeps for a hint from a fetch of the version at `lsn` (instead
+    /// of the LSN itself): numbers grow by one each time hints come from another version
+    /// than the last ones, so that a hint of an older number is never good again. `nil`
+    /// (no hint given) once the numbers run out.
+    func hintEpochNumber(for lsn: UInt64) -> UInt32? {
+        if hintEpoch.number == 0 || hintEpoch.lsn != lsn {
+            guard hintEpoch.number < .max else { return nil }
+            hintEpoch = (hintEpoch.number + 1, lsn)
+        }
+        return hintEpoch.number
+    }
+
+    /// Whether a hint numbered `number` is still good: it is from the newest hinted version,
+    /// and the store has published nothing since.
+    func isCurrentHintEpoch(_ number: UInt32) -> Bool {
+        number != 0 && number == hintEpoch.number && hintEpoch.lsn == store.lastLSN
+    }
+
+    /// The LSN of the version hints numbered `number` came from, when it is the newest
+    /// hinted one; 0 (no version) for an older one, which is no longer good anyway.
+    func hintLSN(ofEpoch number: UInt32) -> UInt64 {
+        number == hintEpoch.number ? hintEpoch.lsn : 0
     }
 }

@@ -135,7 +135,7 @@ extension ManagedObject {
         // A hint never holds a chunk's placeholder columns: the fetches that make them
         // (`FetchPlaces`) check the damage after their scan, which decoded every chunk they
         // point at, and a prefetch stops at the first chunk that fails (`loadPrefetched`).
-        if takeHint(ifCurrentAt: context.store.lastLSN) { return }
+        if takeHint(in: context) { return }
         guard let row = try context.readRow(of: self) else {
             throw StrataError(.objectNotFound, "\(entityName) \(objectID.primaryKey) no longer exists in the store (it was deleted); refetch, or use existingObject(with:) to check first.", entity: entityName)
         }

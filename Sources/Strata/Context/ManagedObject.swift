@@ -51,9 +51,7 @@ public final class ManagedObject: CustomStringConvertible {
     /// storage. Empty (``RowValues/empty``) while `rowState` is `.none`; not optional, so that
     /// a value is read from it in place (an optional would be copied out first).
     @exclusivity(unchecked) private var row = RowValues.empty
-    /// The version of the committed values; while `rowState` is `.hint`, the LSN of the
-    /// version the fetch read (the hinted row's version is its chunk's, read when the hint
-    /// is taken).
+    /// The version of `row`.
     @exclusivity(unchecked) private var rowVersion: UInt64 = 0
     /// Changes not yet saved, by property index.
     @exclusivity(unchecked) var pending: [Int: AttributeValue] = [:]
@@ -75,6 +73,9 @@ public final class ManagedObject: CustomStringConvertible {
     @exclusivity(unchecked) @usableFromInline var sharesContextRegistrar = false
     /// What `row` holds.
     @exclusivity(unchecked) private var rowState = RowState.none
+    /// While `rowState` is `.hint`: the context's number for the version the fetch read (see
+    /// ``ObjectContext/hintEpoch``), which is 4 bytes where that version's LSN would be 8.
+    @exclusivity(unchecked) private var hintEpoch: UInt32 = 0
 
     /// What an object's `row` holds.
     private enum RowState: UInt8 {
@@ -176,19 +177,25 @@ public final class ManagedObject: CustomStringConvertible {
     /// While a fault: where the fetch that made it found its row (see ``FaultHint``).
     /// Setting `nil` drops it; ``giveHint(_:)`` gives one.
     var faultHint: FaultHint? {
-        get { rowState == .hint ? FaultHint(row: row, fetchedLSN: rowVersion) : nil }
+        get { rowState == .hint ? FaultHint(row: row, rowVersion: rowVersion, fetchedLSN: unretainedContextForHints.hintLSN(ofEpoch: hintEpoch)) : nil }
         set {
-            if let newValue { giveHint(newValue) } else { dropHint() }
+            if let newValue { giveHint(newValue, in: unretainedContextForHints) } else { dropHint() }
         }
     }
 
-    /// Gives a fault that holds no row (``holdsNoRow``) the place a fetch found its row.
-    func giveHint(_ hint: consuming FaultHint) {
+    /// Gives a fault that holds no row (``holdsNoRow``) the place a fetch of `context` (its
+    /// context) found its row.
+    func giveHint(_ hint: consuming FaultHint, in context: ObjectContext) {
         precondition(rowState != .committed, "a fault hint is only given to a fault")
-        rowVersion = hint.fetchedLSN
+        guard let epoch = context.hintEpochNumber(for: hint.fetchedLSN) else { return }
+        rowVersion = hint.rowVersion
+        hintEpoch = epoch
         row = hint.row
         rowState = .hint
     }
+
+    /// The context, for the `faultHint` accessors (used on its queue, so it lives).
+    private var unretainedContextForHints: ObjectContext { lifetime.context.unsafelyUnwrapped }
 
     /// Forgets the fault hint, if `row` holds one.
     private func dropHint() {
@@ -196,6 +203,7 @@ public final class ManagedObject: CustomStringConvertible {
         rowState = .none
         row = .empty
         rowVersion = 0
+        hintEpoch = 0
     }
 
     /// Whether the object holds its committed values (it is not a fault).
@@ -220,17 +228,18 @@ public final class ManagedObject: CustomStringConvertible {
     /// a hint.
     var holdsNoRow: Bool { rowState == .none }
 
-    /// Makes the hinted row the committed values when the hint is for `lastLSN` (the store
-    /// published nothing since the fetch): firing the fault then moves nothing. Otherwise
-    /// drops the hint. Returns whether the values are now committed.
-    func takeHint(ifCurrentAt lastLSN: UInt64) -> Bool {
+    /// Makes the hinted row the committed values when the store published nothing since the
+    /// fetch that gave the hint (its version is still `context`'s newest hinted one, and the
+    /// store's newest): firing the fault then moves nothing. Otherwise drops the hint.
+    /// Returns whether the values are now committed.
+    func takeHint(in context: ObjectContext) -> Bool {
         guard rowState == .hint else { return false }
-        guard rowVersion == lastLSN, let version = row.storedVersion else {
+        guard context.isCurrentHintEpoch(hintEpoch) else {
             dropHint()
             return false
         }
         rowState = .committed
-        rowVersion = version
+        hintEpoch = 0
         return true
     }
 
@@ -349,6 +358,7 @@ public final class ManagedObject: CustomStringConvertible {
         rowState = .none
         row = .empty
         rowVersion = 0
+        hintEpoch = 0
     }
 
     func checkQueue() {

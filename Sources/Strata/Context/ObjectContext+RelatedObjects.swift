@@ -28,18 +28,19 @@ extension ObjectContext {
         let columns = store.layouts[destination].columnAccess
         var objects: [ManagedObject] = []
         objects.reserveCapacity(keys.count)
-        // The chunk of the last place (most places share a chunk).
-        var current: (index: Int, chunk: TableChunk)?
+        // The chunk of the last place, with its row versions (most places share a chunk).
+        var current: (index: Int, chunk: TableChunk, versions: [Int64])?
         for (key, place) in zip(keys, places) {
             let related = self.object(layoutIndex: destination, primaryKey: key)
             guard related.lifecycle != .deleted, related.lifecycle != .invalid else { continue }
             if let place, related.holdsNoRow, related.lifecycle == .persisted {
                 if current?.index != place.chunk {
                     let chunk = table.chunks[place.chunk]
-                    current = (place.chunk, chunk)
+                    current = (place.chunk, chunk, chunk.versions)
                 }
-                let chunk = current.unsafelyUnwrapped.chunk
-                related.giveHint(FaultHint(row: RowValues(chunk: chunk, row: place.row, columns: columns), fetchedLSN: version.lsn))
+                let (_, chunk, versions) = current.unsafelyUnwrapped
+                related.giveHint(FaultHint(row: RowValues(chunk: chunk, row: place.row, columns: columns),
+                                           rowVersion: UInt64(bitPattern: versions[place.row]), fetchedLSN: version.lsn), in: self)
             }
             objects.append(related)
         }

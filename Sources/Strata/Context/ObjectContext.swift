@@ -79,6 +79,10 @@ public final class ObjectContext: @unchecked Sendable {
     /// Each entity's stored property names in layout order, for entities with few of them:
     /// comparing a short key with a handful of names beats hashing it.
     let propertyNames: [[String]?]
+    /// The number and LSN of the newest version a fetch of this context gave fault hints
+    /// for: a hint is good while its number is this one and the store's newest version is
+    /// this LSN (see ``hintEpochNumber(for:)``). Only touched on the context's queue.
+    @exclusivity(unchecked) var hintEpoch: (number: UInt32, lsn: UInt64) = (0, 0)
     /// Ended by `deinit`; the objects of this context check it (see ``ContextLifetime``).
     let lifetime: ContextLifetime
     var saveObservers: [UUID: @Sendable (ContextDidSave) -> Void] = [:]

@@ -18,12 +18,6 @@ struct RowValues {
     /// Values held by the object, in layout order.
     init(_ values: [AttributeValue]) { storage = .values(values) }
 
-    /// The version of the stored row it reads, or `nil` for values held by the object.
-    var storedVersion: UInt64? {
-        guard case .stored(let chunk, let row, _) = storage else { return nil }
-        return chunk.version(at: row)
-    }
-
     /// No values (an empty array allocates nothing): what an object without a row holds.
     static var empty: RowValues { RowValues([]) }
 

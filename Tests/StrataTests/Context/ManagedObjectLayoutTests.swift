@@ -86,7 +86,7 @@ import Testing
                 #expect(object.faultHint != nil)
                 #expect(object.committed == nil)
                 #expect(object.committedVersion == 0)
-                let hinted = object.faultHint!.row.storedVersion
+                let hinted = object.faultHint!.rowVersion
                 try object.fireFault()
                 #expect(object.faultHint == nil)
                 #expect(object.committed != nil)
@@ -97,6 +97,30 @@ import Testing
                 #expect(object.faultHint == nil)
                 #expect(object.committedVersion == 0)
                 #expect(try object.string("name") == "n1")
+            }
+        }
+    }
+
+    /// An object keeps the number of the version its hint came from, not the LSN: a hint from
+    /// a fetch before a save must not be taken after another fetch at the newer version,
+    /// though the store has published nothing since that second fetch.
+    @Test func aHintFromAnOlderVersionIsNotTakenAfterAFetchOfANewerOne() throws {
+        try ObjectRegistryTests.withPeople(6) { harness, reader throws in
+            let faults = try reader.performAndWait { () throws -> [ManagedObject] in
+                Array(try reader.fetch(FetchRequest("Person", sort: [SortKey("age")])))
+            }
+            let id = reader.performAndWait { faults[2].objectID }
+            try harness.context.performAndWait { () throws in
+                try harness.context.object(with: id).setValue("changed", forKey: "name")
+                try harness.context.save()
+            }
+            try reader.performAndWait { () throws in
+                // A fetch at the newer version that hints other objects, not faults[2].
+                let newer = try reader.fetch(FetchRequest("Person", "age >= 4", sort: [SortKey("age")]))
+                #expect(newer.count == 2)
+                #expect(faults[2].faultHint != nil, "still holds the older fetch's hint")
+                #expect(try faults[2].string("name") == "changed")
+                #expect(try newer[0].string("name") == "n4")
             }
         }
     }

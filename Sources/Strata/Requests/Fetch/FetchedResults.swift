@@ -68,7 +68,7 @@ public struct FetchedResults: RandomAccessCollection {
         func object(at position: Int, id: ObjectID) -> ManagedObject {
             let object = layoutIndex.map { context.object(layoutIndex: $0, id: id) } ?? context.object(with: id)
             if let places, object.holdsNoRow, object.lifecycle == .persisted, let hint = places.hint(at: position) {
-                object.giveHint(hint)
+                object.giveHint(hint, in: context)
             }
             if loadValues { try? object.fireFault() }
             return object
