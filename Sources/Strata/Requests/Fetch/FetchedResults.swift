@@ -47,8 +47,12 @@ public struct FetchedResults: RandomAccessCollection {
         let loadValues: Bool
         /// The results' entity layout index in the context's store, when known.
         let layoutIndex: Int?
-        /// Where the fetch found each result, when it says.
-        let places: FetchPlaces?
+        /// Where the fetch found each result, when it says; dropped once every object is made
+        /// (no batch size), as nothing reads it then (8 bytes a result).
+        var places: FetchPlaces?
+        /// The results' IDs as the fetch made them; dropped (`nil`) once every object is made
+        /// and kept in ``all``, whose objects then give them (8 to 40 bytes a result).
+        var ids: IDs?
         /// Every object, when there is no batch size.
         var all: [ManagedObject] = []
         var batchIndex = -1
@@ -84,6 +88,13 @@ public struct FetchedResults: RandomAccessCollection {
             releaseInContext(previous)
         }
 
+        /// Drops what only making the objects needs (the IDs and the fetch's places) once
+        /// ``all`` holds every object.
+        func dropPositions() {
+            ids = nil
+            places = nil
+        }
+
         /// Prefetches for `all`, once every object is made (once: the plan is then dropped).
         func prefetchAll() {
             guard !prefetch.isEmpty else { return }
@@ -114,8 +125,7 @@ public struct FetchedResults: RandomAccessCollection {
     }
 
     /// The IDs of the results, in order (made when first read).
-    public var objectIDs: [ObjectID] { ids.all }
-    private let ids: IDs
+    public var objectIDs: [ObjectID] { objects.ids?.all ?? objects.all.map(\.objectID) }
     private let objects: Objects
 
     /// `layoutIndex`: the entity of every ID in `ids`, in `context`'s store (a fetch's IDs are
@@ -133,13 +143,14 @@ public struct FetchedResults: RandomAccessCollection {
     /// ``materialize(upTo:)`` to make.
     init(context: ObjectContext, ids: IDs, batchSize: Int, loadValues: Bool, layoutIndex: Int?, places: FetchPlaces?,
          materialize: Bool = true, prefetch: [[PrefetchStep]] = []) {
-        self.ids = ids
         let objects = Objects(context: context, batchSize: batchSize, loadValues: loadValues, layoutIndex: layoutIndex,
                               places: places)
         objects.prefetch = prefetch
+        objects.ids = ids
         self.objects = objects
         if batchSize == 0 && materialize {
             objects.all = (0..<ids.count).map { objects.object(at: $0, id: ids[$0]) }
+            objects.dropPositions()
             objects.prefetchAll()
         }
     }
@@ -149,10 +160,13 @@ public struct FetchedResults: RandomAccessCollection {
     /// queue, checking for cancellation in between). They must all be made before use.
     func materialize(upTo end: Int) {
         let o = objects
-        guard o.batchSize == 0 else { return }
+        guard o.batchSize == 0, let ids = o.ids else { return }
         o.all.reserveCapacity(ids.count)
         for position in o.all.count..<Swift.min(end, ids.count) { o.all.append(o.object(at: position, id: ids[position])) }
-        if o.all.count == ids.count { o.prefetchAll() }
+        if o.all.count == ids.count {
+            o.dropPositions()
+            o.prefetchAll()
+        }
     }
 
     /// For results made with `materialize: false`: makes every object, in order, calling
@@ -168,10 +182,11 @@ public struct FetchedResults: RandomAccessCollection {
     /// afterwards; the typed layer drops them at once.
     func materializeAll(_ body: (_ position: Int, _ object: ManagedObject) -> Void) -> Bool {
         let o = objects
-        guard o.batchSize == 0, o.all.isEmpty else { return false }
+        guard o.batchSize == 0, o.all.isEmpty, let ids = o.ids else { return false }
         let count = ids.count
         guard !o.prefetch.isEmpty else {
             for position in 0..<count { body(position, o.object(at: position, id: ids[position])) }
+            o.places = nil
             return true
         }
         o.all = Array(unsafeUninitializedCapacity: count) { buffer, made in
@@ -183,6 +198,7 @@ public struct FetchedResults: RandomAccessCollection {
                 body(position, object)
             }
         }
+        o.dropPositions()
         o.prefetchAll()
         return true
     }
@@ -190,7 +206,7 @@ public struct FetchedResults: RandomAccessCollection {
     /// Every object, when they are all made already (no batch size): the typed layer walks
     /// this array rather than the collection, which retains each object it hands out.
     var allObjects: [ManagedObject]? {
-        objects.batchSize == 0 && objects.all.count == ids.count ? objects.all : nil
+        objects.batchSize == 0 && objects.all.count == endIndex ? objects.all : nil
     }
 
     /// Every object, when they are all made already, taken out of the results: the caller
@@ -204,19 +220,19 @@ public struct FetchedResults: RandomAccessCollection {
     }
 
     /// Whether the objects that ``materialize(upTo:)`` makes are all made.
-    var isMaterialized: Bool { objects.batchSize != 0 || objects.all.count == ids.count }
+    var isMaterialized: Bool { objects.batchSize != 0 || objects.all.count == endIndex }
 
     /// The first index.
     public var startIndex: Int { 0 }
     /// One past the last index.
-    public var endIndex: Int { ids.count }
+    public var endIndex: Int { objects.ids?.count ?? objects.all.count }
 
     /// The object at `position`, materializing its batch when needed.
     public subscript(position: Int) -> ManagedObject {
         let o = objects
         if o.batchSize == 0 { return o.all[position] }
         let index = position / o.batchSize
-        if index != o.batchIndex {
+        if index != o.batchIndex, let ids = o.ids {
             let range = (index * o.batchSize)..<Swift.min((index + 1) * o.batchSize, ids.count)
             o.replaceBatch(with: range.map { o.object(at: $0, id: ids[$0]) }, index: index)
         }
