@@ -175,12 +175,9 @@ public final class ManagedObject: CustomStringConvertible {
     }
 
     /// While a fault: where the fetch that made it found its row (see ``FaultHint``).
-    /// Setting `nil` drops it; ``giveHint(_:)`` gives one.
+    /// ``giveHint(_:in:)`` gives one; ``forgetRow()`` or setting ``committed`` drops it.
     var faultHint: FaultHint? {
-        get { rowState == .hint ? FaultHint(row: row, rowVersion: rowVersion, fetchedLSN: unretainedContextForHints.hintLSN(ofEpoch: hintEpoch)) : nil }
-        set {
-            if let newValue { giveHint(newValue, in: unretainedContextForHints) } else { dropHint() }
-        }
+        rowState == .hint ? FaultHint(row: row, rowVersion: rowVersion, fetchedLSN: unretainedContextForHints.hintLSN(ofEpoch: hintEpoch)) : nil
     }
 
     /// Gives a fault that holds no row (``holdsNoRow``) the place a fetch of `context` (its
@@ -194,16 +191,12 @@ public final class ManagedObject: CustomStringConvertible {
         rowState = .hint
     }
 
-    /// The context, for the `faultHint` accessors (used on its queue, so it lives).
+    /// The context, for the `faultHint` getter (used on its queue, so it lives).
     private var unretainedContextForHints: ObjectContext { lifetime.context.unsafelyUnwrapped }
 
     /// Forgets the fault hint, if `row` holds one.
     private func dropHint() {
-        guard rowState == .hint else { return }
-        rowState = .none
-        row = .empty
-        rowVersion = 0
-        hintEpoch = 0
+        if rowState == .hint { forgetRow() }
     }
 
     /// Whether the object holds its committed values (it is not a fault).
@@ -355,6 +348,12 @@ public final class ManagedObject: CustomStringConvertible {
     /// `ObjectContext.registry`), so that it reads the store afresh.
     func becomeFreshFault() {
         guard lifecycle == .persisted, pending.isEmpty, extras?.unusable == nil else { return }
+        forgetRow()
+    }
+
+    /// Makes it hold no row: neither committed values nor a fault hint (a refresh; a fresh
+    /// fault). Its unsaved changes are the caller's business.
+    func forgetRow() {
         rowState = .none
         row = .empty
         rowVersion = 0

@@ -9,9 +9,7 @@ extension ObjectContext {
         guard object.contextReference === self, object.lifecycle == .persisted || object.lifecycle == .deleted else { return }
         if !mergeChanges {
             object.pending = [:]
-            object.committed = nil
-            object.committedVersion = 0
-            object.faultHint = nil
+            object.forgetRow()
             if object.lifecycle == .deleted { object.lifecycle = .persisted }
             changed[object.registryKey] = nil
             object.typedModelDidChange()
@@ -24,9 +22,7 @@ extension ObjectContext {
             // A chunk of the store failed its first decode: the object becomes a fault (its
             // unsaved changes kept), so reading it throws the damage rather than stale or
             // placeholder values.
-            object.committed = nil
-            object.committedVersion = 0
-            object.faultHint = nil
+            object.forgetRow()
             object.typedModelDidChange()
             return
         }
