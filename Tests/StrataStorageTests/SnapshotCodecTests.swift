@@ -43,7 +43,7 @@ import StrataTestSupport
             for (i, expected) in chunks.enumerated() {
                 #expect(try! reader.readChunk(i) == expected)
                 #expect(reader.chunks[i].rowCount == expected[0].count)
-                #expect(reader.chunks[i].statistics == expected.map(ColumnStatistics.init(of:)))
+                #expect(Array(reader.chunks[i].statistics) == expected.map(ColumnStatistics.init(of:)))
             }
         }
     }

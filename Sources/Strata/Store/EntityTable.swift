@@ -18,9 +18,18 @@ struct EntityTable: Sendable {
 
     init(layout: EntityLayout, chunks: [TableChunk] = []) {
         self.layout = layout
-        self.chunks = chunks.filter { $0.count > 0 }
-        chunkFirstKeys = self.chunks.map(\.firstKey)
-        rowCount = self.chunks.reduce(0) { $0 + $1.count }
+        // A snapshot's chunks are never empty: kept as they are (one array, no copy), and
+        // the first keys and row count taken in one pass.
+        self.chunks = chunks.contains { $0.count == 0 } ? chunks.filter { $0.count > 0 } : chunks
+        var firstKeys: [Int64] = []
+        firstKeys.reserveCapacity(self.chunks.count)
+        var rows = 0
+        for chunk in self.chunks {
+            firstKeys.append(chunk.firstKey)
+            rows += chunk.count
+        }
+        chunkFirstKeys = firstKeys
+        rowCount = rows
         indexes = layout.indexes.map { LazyTableIndex(properties: $0, basis: self.chunks) }
     }
 

@@ -81,16 +81,13 @@ extension PersistentStore {
             do { try adopt(try StoreMetadata(decoding: snapshot.metadata)) }
             catch let error as StrataError { throw error }
             catch { throw corrupt("The snapshot's store metadata", error) }
-            var chunksByTable = [[TableChunk]](repeating: [], count: layouts.count)
             let tableMap = try snapshot.tables.map { table -> Int in
                 guard let index = layouts.firstIndex(where: { $0.table == table }) else {
                     throw corrupt("Snapshot table \(table.name)", PayloadError("its columns do not match the stored schema"))
                 }
                 return index
             }
-            for (index, chunk) in try SnapshotLoader.lazyChunks(snapshot, damage: damage).enumerated() {
-                chunksByTable[tableMap[snapshot.chunks[index].table]].append(chunk)
-            }
+            let chunksByTable = try SnapshotLoader.lazyChunks(snapshot, tables: layouts.count, tableMap: tableMap, damage: damage)
             tables = layouts.map { EntityTable(layout: $0, chunks: chunksByTable[$0.index]) }
         }
         var version = StoreVersion(lsn: recovered.snapshot?.lsn ?? 0, tables: tables)
@@ -234,15 +231,25 @@ extension PersistentStore {
 /// and verifies it (its checksum, and its tag when encrypted) before decoding it; a
 /// chunk that fails its first decode reports to the store's ``SnapshotDamage``.
 enum SnapshotLoader {
-    static func lazyChunks(_ snapshot: SnapshotReader, damage: SnapshotDamage) throws -> [TableChunk] {
-        guard !snapshot.chunks.isEmpty else { return [] }
+    /// The chunks of each of `tables` tables, in key order: snapshot table `t`'s chunks are
+    /// table `tableMap[t]`'s.
+    static func lazyChunks(_ snapshot: SnapshotReader, tables: Int, tableMap: [Int], damage: SnapshotDamage) throws -> [[TableChunk]] {
+        var chunksByTable = [[TableChunk]](repeating: [], count: tables)
+        guard !snapshot.chunks.isEmpty else { return chunksByTable }
         guard let source = snapshot.takeVerifiedChunks() else {
             // Recovery always verifies the snapshot it hands over; a reader that was not
             // verified is read and checked here, chunk by chunk, as before.
-            return try snapshot.chunks.indices.map { TableChunk(columns: try snapshot.readChunk($0)) }
+            for index in snapshot.chunks.indices {
+                chunksByTable[tableMap[snapshot.chunks[index].table]].append(TableChunk(columns: try snapshot.readChunk(index)))
+            }
+            return chunksByTable
         }
         let locks = DecodeLocks()
-        return source.chunks.indices.map { TableChunk(source: source, index: $0, damage: damage, locks: locks) }
+        if tables == 1 { chunksByTable[0].reserveCapacity(source.chunks.count) }
+        for index in source.chunks.indices {
+            chunksByTable[tableMap[source.chunks[index].table]].append(TableChunk(source: source, index: index, damage: damage, locks: locks))
+        }
+        return chunksByTable
     }
 
     /// Decodes every undecoded chunk of `version` on a utility-priority background queue,

@@ -8,12 +8,13 @@ extension TableChunk {
     ///   the chunk's first and last key (every snapshot's footer has them: the key column is
     ///   an `int64` column without nulls, sorted ascending).
     convenience init(source: SnapshotChunkSource, index: Int, damage: SnapshotDamage, locks: DecodeLocks) {
-        let info = source.chunks[index]
+        let rows = source.chunks[index].rowCount
+        let statistics = source.chunks[index].statistics
         var first = Int64.max, last = Int64.min
-        if info.rowCount > 0, case .int(let low, let high)? = info.statistics[EntityLayout.primaryKeyColumn].range {
+        if rows > 0, case .int(let low, let high)? = statistics[EntityLayout.primaryKeyColumn].range {
             (first, last) = (low, high)
         }
-        self.init(count: info.rowCount, firstKey: first, lastKey: last, statistics: info.statistics,
+        self.init(count: rows, firstKey: first, lastKey: last, statistics: statistics,
                   pending: PendingDecode(source: source, index: index, damage: damage, lock: locks.lock(for: index)))
     }
 

@@ -40,11 +40,11 @@ extension TableChunk {
         var column = ColumnChunk(values: .int64(keys))
         column.remove(rows: rows)
         guard case .int64(let remainingKeys) = column.values else { return nil }
-        let statistics = footerStatistics.map { stats -> ColumnStatistics in
+        let statistics = ColumnStatisticsList(footerStatistics.map { stats -> ColumnStatistics in
             var bounds = stats
             bounds.nullCount = stats.range == nil && stats.nullCount >= count ? kept : max(0, stats.nullCount - rows.count)
             return bounds
-        }
+        })
         let table = source.tables[source.chunks[pending.index].table]
         var partial = [ColumnChunk?](repeating: nil, count: table.columns.count)
         partial[EntityLayout.primaryKeyColumn] = column

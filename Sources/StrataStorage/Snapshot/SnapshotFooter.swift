@@ -64,6 +64,14 @@ enum SnapshotFooter {
         let shapes = tables.map { SnapshotDecodeBudget.Shape($0.columns) }
         var chunks: [SnapshotChunkInfo] = []
         chunks.reserveCapacity(chunkCount)
+        // Every chunk's statistics in one array (each chunk's list views its run of it, set
+        // once the array is complete), and where each chunk's run starts.
+        var allStatistics: [ColumnStatistics] = []
+        // Each statistic takes at least 5 bytes of what is left, which bounds the reservation.
+        let widest = tables.map(\.columns.count).max() ?? 0
+        allStatistics.reserveCapacity(widest == 0 ? 0 : min(chunkCount, r.remaining / 5 / widest) * widest)
+        var statisticsStarts: [Int] = []
+        statisticsStarts.reserveCapacity(chunkCount)
         var expectedOffset = dataStart
         for _ in 0..<chunkCount {
             let table = Int(try r.readUInt32())
@@ -85,22 +93,25 @@ enum SnapshotFooter {
                 throw ColumnCodec.DecodeError("chunk at \(offset) declares \(rows) rows, more than its \(rawLength) raw bytes can hold")
             }
             expectedOffset = offset + Int64(length)
-            var statistics: [ColumnStatistics] = []
-            statistics.reserveCapacity(tables[table].columns.count)
-            for _ in tables[table].columns {
+            statisticsStarts.append(allStatistics.count)
+            for _ in 0..<tables[table].columns.count {
                 let nulls = Int(try r.readUInt32())
                 switch try r.readUInt8() {
-                case 0: statistics.append(ColumnStatistics(nullCount: nulls, range: nil))
-                case 1: statistics.append(ColumnStatistics(nullCount: nulls, range: .int(min: try r.readInt64(), max: try r.readInt64())))
-                case 2: statistics.append(ColumnStatistics(nullCount: nulls, range: .double(min: try r.readDouble(), max: try r.readDouble())))
+                case 0: allStatistics.append(ColumnStatistics(nullCount: nulls, range: nil))
+                case 1: allStatistics.append(ColumnStatistics(nullCount: nulls, range: .int(min: try r.readInt64(), max: try r.readInt64())))
+                case 2: allStatistics.append(ColumnStatistics(nullCount: nulls, range: .double(min: try r.readDouble(), max: try r.readDouble())))
                 default: throw ColumnCodec.DecodeError("unknown statistics kind")
                 }
             }
             chunks.append(SnapshotChunkInfo(table: table, offset: offset, length: length, rowCount: rows,
-                                            rawLength: rawLength, statistics: statistics))
+                                            rawLength: rawLength, statistics: []))
         }
         guard expectedOffset == dataEnd else { throw ColumnCodec.DecodeError("chunks do not cover the data region") }
         guard r.isAtEnd else { throw ColumnCodec.DecodeError("unexpected bytes after the chunk directory") }
+        for i in chunks.indices {
+            chunks[i].statistics = ColumnStatisticsList(storage: allStatistics, start: statisticsStarts[i],
+                                                        count: tables[chunks[i].table].columns.count)
+        }
         return Decoded(metadata: metadata, tables: tables, chunks: chunks)
     }
 }

@@ -35,5 +35,15 @@ public struct SnapshotChunkInfo: Sendable, Hashable {
     /// Bytes after decompression.
     public var rawLength: Int
     /// Per-column statistics, in the table's column order.
-    public var statistics: [ColumnStatistics]
+    public var statistics: ColumnStatisticsList
+
+    /// Where a chunk is and what it holds.
+    public init(table: Int, offset: Int64, length: Int, rowCount: Int, rawLength: Int, statistics: ColumnStatisticsList) {
+        self.table = table
+        self.offset = offset
+        self.length = length
+        self.rowCount = rowCount
+        self.rawLength = rawLength
+        self.statistics = statistics
+    }
 }

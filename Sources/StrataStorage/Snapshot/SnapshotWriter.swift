@@ -137,7 +137,7 @@ public final class SnapshotWriter {
         chunks.append(SnapshotChunkInfo(table: table, offset: chunkOffset,
                                         length: SnapshotLayout.chunkHeaderSize + stored.count,
                                         rowCount: rows, rawLength: rawLength,
-                                        statistics: columns.map(ColumnStatistics.init(of:))))
+                                        statistics: ColumnStatisticsList(columns.map(ColumnStatistics.init(of:)))))
         if buffer.count >= 1 << 20 { try flushBuffer() }
     }
 
