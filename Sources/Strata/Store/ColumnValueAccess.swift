@@ -7,8 +7,9 @@ internal import StrataStorage
 /// strings as UTF-8; UUIDs as their 16 bytes; a null row has `validity[row] == false`.
 extension ColumnChunk {
     /// The value at `row`, typed by `type` (`nil` type: a foreign key, `.int` or `.null`).
+    @inline(__always)
     func value(at row: Int, type: AttributeType?) -> AttributeValue {
-        if let validity, !validity[row] { return .null }
+        if validity?[row] == false { return .null }
         switch values {
         case .bool(let v): return .bool(v[row])
         case .int64(let v): return .int(v[row])

@@ -27,7 +27,7 @@ final class TableChunk: Sendable {
     /// The statistics of a chunk loaded from a snapshot, one per column of the snapshot's
     /// table, from its footer (shared with it, not copied), so skipping the chunk decodes
     /// nothing; empty for a chunk built in memory.
-    let footerStatistics: [ColumnStatistics]
+    let footerStatistics: ColumnStatisticsList
 
     init(columns: [ColumnChunk]) {
         let box = DecodedColumns(columns)
@@ -42,7 +42,7 @@ final class TableChunk: Sendable {
     }
 
     /// An undecoded chunk (see `init(source:index:)`).
-    init(count: Int, firstKey: Int64, lastKey: Int64, statistics: [ColumnStatistics], pending: PendingDecode) {
+    init(count: Int, firstKey: Int64, lastKey: Int64, statistics: ColumnStatisticsList, pending: PendingDecode) {
         statisticsCache = nil
         footerStatistics = statistics
         self.count = count
@@ -85,8 +85,11 @@ final class TableChunk: Sendable {
     }
 
     /// The value at `row` of the column `access` names, read in place.
+    ///
+    @inline(__always)
     func value(at row: Int, _ access: EntityLayout.ColumnAccess) -> AttributeValue {
-        loaded.columns.withUnsafeBufferPointer { $0[access.column].value(at: row, type: access.type) }
+        let box = loaded
+        return box.columns[access.column].value(at: row, type: access.type)
     }
 }
 
