@@ -14,8 +14,8 @@ extension TableChunk {
         if rows > 0, case .int(let low, let high)? = statistics[EntityLayout.primaryKeyColumn].range {
             (first, last) = (low, high)
         }
-        self.init(count: rows, firstKey: first, lastKey: last, statistics: statistics,
-                  pending: PendingDecode(source: source, index: index, damage: damage, lock: locks.lock(for: index)))
+        self.init(count: rows, firstKey: first, lastKey: last, statistics: statistics, source: source,
+                  pending: PendingDecode(index: index, damage: damage, lock: locks.lock(for: index)))
     }
 
     /// Decodes the columns on the first read (authenticating and decrypting an encrypted
@@ -31,7 +31,7 @@ extension TableChunk {
             // Unreachable: a chunk without a pending decode stored its columns at init.
             preconditionFailure("TableChunk without columns")
         }
-        return pending.withSource { slot in
+        return withPendingSource { slot, partialSlot in
             if let box = decoded.load() { return box }
             // Not nil: the source is let go only after the columns were stored.
             let source = slot!
@@ -39,7 +39,7 @@ extension TableChunk {
             do {
                 // Columns decoded alone before (``someColumns(_:)``) are used as they are; the
                 // others are decoded now.
-                let partial = pending.partial
+                let partial = partialSlot
                 let missing = partial.isEmpty ? nil : partial.map { $0 == nil }
                 var decoded = missing?.contains(true) == false ? partial : try source.decode(pending.index, only: missing)
                 for c in decoded.indices where !(missing?[c] ?? true) {
@@ -57,7 +57,7 @@ extension TableChunk {
             }
             let box = decoded.storeIfNil(DecodedColumns(columns))
             slot = nil   // the source (and its open file) is freed once every chunk has let go of it
-            pending.partial = []
+            partialSlot = []
             return box
         }
     }
@@ -88,12 +88,12 @@ extension TableChunk {
             // Unreachable: a chunk without a pending decode stored its columns at init.
             preconditionFailure("TableChunk without columns")
         }
-        return pending.withSource { slot in
+        return withPendingSource { slot, partial in
             if let box = decoded.load() { return .all(box) }
             // Not nil: the source is let go only after the columns were stored.
             let source = slot!
             let table = source.tables[source.chunks[pending.index].table]
-            var found = pending.partial.isEmpty ? [ColumnChunk?](repeating: nil, count: table.columns.count) : pending.partial
+            var found = partial.isEmpty ? [ColumnChunk?](repeating: nil, count: table.columns.count) : partial
             var mask = [Bool](repeating: false, count: table.columns.count)
             var missing = false
             for column in wanted where found[column] == nil {
@@ -112,7 +112,7 @@ extension TableChunk {
                     columns = placeholderColumns(table).map(Optional.some)
                 }
                 for column in mask.indices where mask[column] { found[column] = columns[column] }
-                if keeping { pending.partial = found }
+                if keeping { partial = found }
             }
             return .some(found)
         }
@@ -143,14 +143,9 @@ extension TableChunk {
     }
 }
 
-/// An undecoded chunk's source, dropped once the chunk is decoded.
-///
-/// `@unchecked Sendable`: ``source`` and ``partial`` are read and written only under
-/// ``lock`` (``withSource(_:)``), which chunks of the same load share by stripes
-/// (``DecodeLocks``): a lock of its own per chunk was a third of an open's cost per chunk.
-final class PendingDecode: @unchecked Sendable {
-    /// The source while the chunk is undecoded, `nil` after. Only under ``lock``.
-    private var source: SnapshotChunkSource?
+/// Where an undecoded chunk's columns come from, besides its source (which the chunk holds
+/// until it is decoded, ``TableChunk/withPendingSource(_:)``).
+struct PendingDecode: Sendable {
     /// Serializes the first decode so that it runs once; shared with other chunks.
     let lock: DecodeLocks.Stripe
     let index: Int
@@ -160,27 +155,25 @@ final class PendingDecode: @unchecked Sendable {
     let removed: [Int]
     /// Where a failed decode is recorded: the store's.
     let damage: SnapshotDamage
-    /// The columns ``TableChunk/someColumns(_:)`` decoded alone, by column number (`nil`
-    /// where not decoded; empty before the first such call and once the chunk is decoded
-    /// whole). Only under ``lock``.
-    var partial: [ColumnChunk?] = []
 
-    init(source: SnapshotChunkSource, index: Int, damage: SnapshotDamage, lock: DecodeLocks.Stripe,
-         removed: [Int] = [], partial: [ColumnChunk?] = []) {
-        self.source = source
+    init(index: Int, damage: SnapshotDamage, lock: DecodeLocks.Stripe, removed: [Int] = []) {
         self.lock = lock
         self.index = index
         self.damage = damage
         self.removed = removed
-        self.partial = partial
     }
+}
 
-    /// Runs `body` with the source (`nil` once the chunk is decoded) under the chunk's lock;
-    /// ``partial`` may be used inside it. `body` must not take another chunk's lock (a stripe
-    /// is not reentrant): a decode reads its own chunk only.
-    func withSource<Result>(_ body: (inout SnapshotChunkSource?) -> Result) -> Result {
+extension TableChunk {
+    /// Runs `body` with the source (`nil` once the chunk is decoded) and the columns decoded
+    /// alone (``someColumns(_:)``; empty before the first such call and once the chunk is
+    /// decoded whole) under the chunk's lock. `body` must not take another chunk's lock (a
+    /// stripe is not reentrant): a decode reads its own chunk only.
+    ///
+    /// - Precondition: the chunk was loaded from a snapshot (``pending`` is set).
+    func withPendingSource<Result>(_ body: (inout SnapshotChunkSource?, inout [ColumnChunk?]) -> Result) -> Result {
         var result: Result?
-        lock.locked.withLock { (_: inout Void) in result = body(&source) }
+        pending.unsafelyUnwrapped.lock.locked.withLock { (_: inout Void) in result = body(&pendingSource, &partialColumns) }
         return result!
     }
 }

@@ -24,7 +24,7 @@ extension TableChunk {
     func removingUndecoded(_ rows: [Int]) -> TableChunk? {
         guard decoded.load() == nil, let pending, !rows.isEmpty else { return nil }
         let keys = primaryKeysAlone
-        guard let source = pending.withSource({ $0 }), keys.count == count else { return nil }
+        guard let source = withPendingSource({ source, _ in source }), keys.count == count else { return nil }
         let kept = count - rows.count
         // The removed rows in the stored chunk's numbering, with those removed before: row
         // `r` of this chunk is the `r`-th stored row not removed before.
@@ -48,9 +48,8 @@ extension TableChunk {
         let table = source.tables[source.chunks[pending.index].table]
         var partial = [ColumnChunk?](repeating: nil, count: table.columns.count)
         partial[EntityLayout.primaryKeyColumn] = column
-        let next = PendingDecode(source: source, index: pending.index, damage: pending.damage, lock: pending.lock,
-                                 removed: stored, partial: partial)
+        let next = PendingDecode(index: pending.index, damage: pending.damage, lock: pending.lock, removed: stored)
         return TableChunk(count: kept, firstKey: remainingKeys.first ?? .max, lastKey: remainingKeys.last ?? .min,
-                          statistics: statistics, pending: next)
+                          statistics: statistics, source: source, pending: next, partial: partial)
     }
 }

@@ -34,14 +34,14 @@ import StrataStorage
     /// (`TableChunk.someColumns`).
     static func undecoded(_ table: EntityTable) -> Int {
         table.chunks.filter { chunk in
-            chunk.decoded.load() == nil && chunk.pending.map { pending in pending.withSource { _ in pending.partial.isEmpty } } ?? false
+            chunk.decoded.load() == nil && chunk.pending != nil && chunk.withPendingSource { _, partial in partial.isEmpty }
         }.count
     }
 
     /// The column numbers decoded alone of an undecoded chunk (`TableChunk.someColumns`).
     static func columnsDecodedAlone(_ chunk: TableChunk) -> [Int] {
-        guard let pending = chunk.pending else { return [] }
-        return pending.withSource { _ in pending.partial.indices.filter { pending.partial[$0] != nil } }
+        guard chunk.pending != nil else { return [] }
+        return chunk.withPendingSource { _, partial in partial.indices.filter { partial[$0] != nil } }
     }
 
     @Test func openDecodesNothingAndKnowsEachChunksKeyRange() throws {
@@ -173,7 +173,7 @@ import StrataStorage
         defer { fixture.remove() }
         let table = fixture.store.currentVersion.tables[0]
         for chunk in table.chunks {
-            #expect(chunk.pending?.withSource { $0?.residentBytes } == 0, "the open kept the snapshot in memory")
+            #expect(chunk.pending != nil && chunk.withPendingSource { source, _ in source?.residentBytes } == 0, "the open kept the snapshot in memory")
         }
         let path = fixture.directory.path
         let snapshot = try #require(try FileManager.default.contentsOfDirectory(atPath: path).first { $0.hasSuffix(".snap") })
