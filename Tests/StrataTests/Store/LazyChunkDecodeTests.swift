@@ -230,16 +230,49 @@ import StrataStorage
         let all = try context.performAndWait { try context.count(for: FetchRequest(entityName: "Item")) }
         #expect(all == Self.rows)
         #expect(table.chunks.dropLast().allSatisfy { $0.decoded.load() == nil && Self.columnsDecodedAlone($0).isEmpty })
-        // A fetch of IDs lists rows, so it adds the key column to the compared one.
+        // A fetch of IDs lists rows; these chunks' keys are dense (1...rows, never deleted
+        // from), so their keys are computed and the key column is not read (`ChunkMatches`).
         let ids = try context.performAndWait {
             try context.fetchObjectIDs(FetchRequest(entityName: "Item", predicate: try ObjectPredicate(format: "count >= 4900")))
         }
         #expect(ids.count == found)
+        #expect(ids.map(\.primaryKey) == (4_900...Int64(Self.rows)).filter { $0 % 3 != 0 })
         #expect(last.decoded.load() == nil, "the fetch of IDs decoded the whole chunk")
-        #expect(Self.columnsDecodedAlone(last) == [EntityLayout.primaryKeyColumn, count, done].sorted())
+        #expect(Self.columnsDecodedAlone(last) == [count, done].sorted(), "dense keys were read, not computed")
         #expect(TailAppendTests.contents(fixture.store.currentVersion, 0) == before)
         #expect(table.chunks.allSatisfy { $0.decoded.load() != nil && Self.columnsDecodedAlone($0).isEmpty })
     }
+    /// A chunk whose keys have gaps (rows deleted before the checkpoint) cannot compute its
+    /// keys: a fetch of IDs reads its key column, and lists the keys that are there; with and
+    /// without a predicate, the IDs are the stored ones in key order.
+    @Test func aFetchOfIDsReadsTheKeysOfAChunkWithGaps() throws {
+        let fixture = try StoreFixture(Self.schema)
+        defer { fixture.remove() }
+        let objects = (1...Self.rows).map { key -> [String: AttributeValue] in
+            ["name": .string("item \(key)"), "done": .bool(key % 2 == 0), "count": .int(Int64(key))]
+        }
+        _ = try fixture.store.execute(BatchInsertRequest(entityName: "Item", objects: objects))
+        // Every seventh row of the last chunks gone: their keys are not a run any more.
+        let gone = Set((4_000...Self.rows).filter { $0 % 7 == 0 }.map(Int64.init))
+        let entity = try fixture.store.layout(named: "Item").entity.name
+        _ = try fixture.store.execute(BatchDeleteRequest(objectIDs: gone.sorted().map {
+            ObjectID(storeID: fixture.store.storeID, entityName: entity, primaryKey: $0)
+        }))
+        try fixture.store.checkpoint()
+        try fixture.reopen()
+        let table = fixture.store.currentVersion.tables[0]
+        let last = try #require(table.chunks.last)
+        #expect(!ChunkMatches.hasDenseKeys(last) && ChunkMatches.hasDenseKeys(table.chunks[0]))
+        let context = fixture.context()
+        let ids = try context.performAndWait {
+            try context.fetchObjectIDs(FetchRequest(entityName: "Item", predicate: try ObjectPredicate(format: "count >= 3900")))
+        }
+        #expect(ids.map(\.primaryKey) == (3_900...Int64(Self.rows)).filter { !gone.contains($0) })
+        #expect(Self.columnsDecodedAlone(last).contains(EntityLayout.primaryKeyColumn), "gapped keys must be read")
+        let all = try context.performAndWait { try context.fetchObjectIDs(FetchRequest(entityName: "Item")) }
+        #expect(all.map(\.primaryKey) == (1...Int64(Self.rows)).filter { !gone.contains($0) })
+    }
+
     /// With `countsKeepDecodedColumns` off (the inspector's open), a count decodes the
     /// compared column of each chunk, counts and keeps nothing, gives the same count as one
     /// that keeps, and uses columns a fetch decoded before (issue 21: the peak memory of a

@@ -146,7 +146,8 @@ extension FetchPlan {
         // only these (TableChunk.someColumns). Chunks are read in batches, each batch spread
         // over the cores (ParallelChunks); the matches are then appended, and progress
         // reported, chunk by chunk in order.
-        let read = [EntityLayout.primaryKeyColumn] + (filter?.columns ?? []).filter { $0 != EntityLayout.primaryKeyColumn }
+        let filterColumns = filter?.columns ?? []
+        let read = [EntityLayout.primaryKeyColumn] + filterColumns.filter { $0 != EntityLayout.primaryKeyColumn }
         let chunks = table.chunks
         let threads = ParallelChunks.threads(chunks: chunks.count, parallel: parallel.allowed,
                                              minimumPerThread: parallel.minimumChunksPerThread)
@@ -155,27 +156,17 @@ extension FetchPlan {
         while start < chunks.count {
             let (first, end) = (start, min(start + batch, chunks.count))
             let found = ParallelChunks.map(end - first, threads: threads) { i in
-                matchingRows(chunks[first + i], read: read)
+                matchingRows(chunks[first + i], read: read, filterColumns: filterColumns)
             }
             for (i, rows) in found.enumerated() {
                 let c = start + i
                 if let rows {
-                    if items.capacity - items.count < rows.keys.count {
+                    if items.capacity - items.count < rows.count {
                         // Room for this chunk's rows, and for the rest at this chunk's rate.
-                        let rate = Double(rows.matches + 1) / Double(max(rows.keys.count, 1))
-                        items.reserveCapacity(items.count + rows.keys.count + Int(Double(table.rowCount - progress.scanned) * rate))
+                        let rate = Double(rows.matches + 1) / Double(max(rows.count, 1))
+                        items.reserveCapacity(items.count + rows.count + Int(Double(table.rowCount - progress.scanned) * rate))
                     }
-                    rows.keys.withUnsafeBufferPointer { keys in
-                        if let mask = rows.mask {
-                            mask.withUnsafeBufferPointer { mask in
-                                for row in 0..<min(mask.count, keys.count) where mask[row] {
-                                    items.append(.row(key: keys[row], chunk: c, row: row))
-                                }
-                            }
-                        } else {
-                            for row in keys.indices { items.append(.row(key: keys[row], chunk: c, row: row)) }
-                        }
-                    }
+                    rows.forEachMatch { row, key in items.append(.row(key: key, chunk: c, row: row)) }
                 }
                 progress.scanned += chunks[c].count
                 progress.matches = items.count
@@ -186,18 +177,24 @@ extension FetchPlan {
         return items
     }
 
-    /// One chunk's part of a compiled scan: its keys and which rows match (`mask` `nil`: all
-    /// of them, no predicate), or `nil` when its statistics rule it out. Safe to call on
-    /// several threads at once (``ParallelChunks``).
-    private func matchingRows(_ chunk: TableChunk, read: [Int]) -> (keys: [Int64], mask: [Bool]?, matches: Int)? {
+    /// One chunk's part of a compiled scan: which rows match and their keys, or `nil` when
+    /// its statistics rule it out. Safe to call on several threads at once
+    /// (``ParallelChunks``).
+    ///
+    /// The key column is read only when the chunk's keys are not dense (``ChunkMatches``):
+    /// dense keys are computed, so a scan of a chunk not decoded yet decodes the filter's
+    /// columns alone (and no column without a filter).
+    private func matchingRows(_ chunk: TableChunk, read: [Int], filterColumns: [Int]) -> ChunkMatches? {
         guard !skipper.canSkip(chunk) else { return nil }
-        let columns = chunk.someColumns(read)
+        let dense = ChunkMatches.hasDenseKeys(chunk)
         guard let filter else {
-            let keys = columns.primaryKeys
-            return (keys, nil, keys.count)
+            let keys = dense ? nil : chunk.someColumns(read).primaryKeys
+            return ChunkMatches(count: chunk.count, firstKey: chunk.firstKey, keys: keys, mask: nil, matches: chunk.count)
         }
+        let columns = chunk.someColumns(dense ? filterColumns : read)
         let mask = filter.evaluate(columns, count: chunk.count)
-        return (columns.primaryKeys, mask, Self.trueCount(mask))
+        return ChunkMatches(count: chunk.count, firstKey: chunk.firstKey, keys: dense ? nil : columns.primaryKeys,
+                            mask: mask, matches: Self.trueCount(mask))
     }
 
     /// How many elements of `mask` are `true`.
