@@ -36,7 +36,7 @@ extension ObjectContext {
         for item in ordered {
             keys.append(item.primaryKey)
             if case .row(_, let chunk, let row) = item {
-                places.append(.init(chunk: UInt32(chunk), row: UInt32(row)))
+                places.append(.init(chunk: chunk, row: row))
             } else {
                 places.append(.none)
             }

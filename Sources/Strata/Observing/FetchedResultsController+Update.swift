@@ -136,12 +136,12 @@ extension FetchedResultsController {
                 continue
             }
             kept[newOffset] = true
-            guard case .row(_, let chunk, let row) = items[newOffset], table.chunks[chunk].version(at: row) > old.lsn else { continue }
+            guard case .row(_, let chunk, let row) = items[newOffset], table.chunks[Int(chunk)].version(at: Int(row)) > old.lsn else { continue }
             updated.append(newOffset)
             var moved = false
             if !plan.sort.isEmpty {
                 if let location = oldTable.locate(key) {
-                    moved = plan.sort.contains { oldTable.value($0.property, at: location) != table.value($0.property, at: (chunk, row)) }
+                    moved = plan.sort.contains { oldTable.value($0.property, at: location) != table.value($0.property, at: (Int(chunk), Int(row))) }
                 } else {
                     moved = true
                 }

@@ -36,6 +36,17 @@ import Testing
         }
     }
 
+    /// A fetch holds one item per match until its results are built (a sorted fetch of every
+    /// row holds them through the sort): 24 bytes each, the key and a 32-bit chunk and row.
+    @Test func aFetchedRowsPlaceTakesTwentyFourBytes() {
+        #expect(MemoryLayout<FetchItem>.stride == 24)
+        guard case .row(let key, let chunk, let row) = FetchItem.at(key: -7, chunk: 70_000, row: 1_023) else {
+            Issue.record("not a row")
+            return
+        }
+        #expect(key == -7 && chunk == 70_000 && row == 1_023)
+    }
+
     @Test func anObjectsIDIsTheOneItWasMadeFor() throws {
         try ObjectRegistryTests.withPeople(5) { harness, reader throws in
             let (ids, inserted) = try harness.context.performAndWait { () throws in

@@ -120,7 +120,8 @@ extension FetchPlan {
         var current = -1
         var column = ColumnChunk(values: .double([]))
         for (position, item) in items.enumerated() {
-            guard case .row(_, let c, let r) = item else { return nil }
+            guard case .row(_, let chunk, let row) = item else { return nil }
+            let (c, r) = (Int(chunk), Int(row))
             if c != current {
                 column = chunks[c].someColumns([property.column])[property.column]
                 current = c
@@ -143,7 +144,7 @@ extension FetchPlan {
 
     func value(of item: FetchItem, property: Int, version: StoreVersion) -> AttributeValue {
         switch item {
-        case .row(_, let c, let r): return version.tables[layout.index].value(property, at: (c, r))
+        case .row(_, let c, let r): return version.tables[layout.index].value(property, at: (Int(c), Int(r)))
         case .object(let object): return (try? object.currentValue(property)) ?? .null
         }
     }

@@ -263,7 +263,7 @@ extension FetchPlan {
                 guard low < chunkKeys.count, chunkKeys[low] == key else { continue }
                 rowStart = low + 1
                 if lookup.covered || matches(version, chunk: c, row: low) {
-                    items.append(.row(key: key, chunk: c, row: low))
+                    items.append(.at(key: key, chunk: c, row: low))
                 }
             }
             return items

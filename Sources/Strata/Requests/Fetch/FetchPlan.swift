@@ -86,8 +86,17 @@ struct FetchPlan: Sendable {
 
 /// A matching row or object, before ordering.
 enum FetchItem {
-    case row(key: Int64, chunk: Int, row: Int)
+    /// Row `row` of chunk `chunk` of the version scanned, with its key. The place is kept in
+    /// two 32-bit numbers (a table has far fewer chunks, a chunk far fewer rows): an item
+    /// takes 24 bytes instead of 32, and a fetch holds one per match until its results are
+    /// built (a tenth of the peak of a sorted fetch of every row).
+    case row(key: Int64, chunk: UInt32, row: UInt32)
     case object(ManagedObject)
+
+    /// Row `row` of chunk `chunk`, with its key.
+    @inline(__always) static func at(key: Int64, chunk: Int, row: Int) -> FetchItem {
+        .row(key: key, chunk: UInt32(chunk), row: UInt32(row))
+    }
 
     var primaryKey: Int64 {
         switch self {
@@ -133,7 +142,7 @@ extension FetchPlan {
                 if !skipper.canSkip(chunk) {
                     let keys = chunk.primaryKeys
                     for row in keys.indices where matches(version, chunk: c, row: row, pending: pending) {
-                        items.append(.row(key: keys[row], chunk: c, row: row))
+                        items.append(.at(key: keys[row], chunk: c, row: row))
                     }
                 }
                 progress.scanned += chunk.count
@@ -166,7 +175,7 @@ extension FetchPlan {
                         let rate = Double(rows.matches + 1) / Double(max(rows.count, 1))
                         items.reserveCapacity(items.count + rows.count + Int(Double(table.rowCount - progress.scanned) * rate))
                     }
-                    rows.forEachMatch { row, key in items.append(.row(key: key, chunk: c, row: row)) }
+                    rows.forEachMatch { row, key in items.append(.at(key: key, chunk: c, row: row)) }
                 }
                 progress.scanned += chunks[c].count
                 progress.matches = items.count
