@@ -103,7 +103,6 @@ final class TableChunk: @unchecked Sendable {
     }
 
     /// The value at `row` of the column `access` names, read in place.
-    ///
     @inline(__always)
     func value(at row: Int, _ access: EntityLayout.ColumnAccess) -> AttributeValue {
         let box = loaded

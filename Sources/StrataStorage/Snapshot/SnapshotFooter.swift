@@ -64,14 +64,12 @@ enum SnapshotFooter {
         let shapes = tables.map { SnapshotDecodeBudget.Shape($0.columns) }
         var chunks: [SnapshotChunkInfo] = []
         chunks.reserveCapacity(chunkCount)
-        // Every chunk's statistics in one array (each chunk's list views its run of it, set
-        // once the array is complete), and where each chunk's run starts.
+        // Every chunk's statistics in one array, in chunk order; each chunk's list views its
+        // run of it, set once the array is complete.
         var allStatistics: [ColumnStatistics] = []
         // Each statistic takes at least 5 bytes of what is left, which bounds the reservation.
         let widest = tables.map(\.columns.count).max() ?? 0
         allStatistics.reserveCapacity(widest == 0 ? 0 : min(chunkCount, r.remaining / 5 / widest) * widest)
-        var statisticsStarts: [Int] = []
-        statisticsStarts.reserveCapacity(chunkCount)
         var expectedOffset = dataStart
         for _ in 0..<chunkCount {
             let table = Int(try r.readUInt32())
@@ -93,7 +91,6 @@ enum SnapshotFooter {
                 throw ColumnCodec.DecodeError("chunk at \(offset) declares \(rows) rows, more than its \(rawLength) raw bytes can hold")
             }
             expectedOffset = offset + Int64(length)
-            statisticsStarts.append(allStatistics.count)
             for _ in 0..<tables[table].columns.count {
                 let nulls = Int(try r.readUInt32())
                 switch try r.readUInt8() {
@@ -108,9 +105,12 @@ enum SnapshotFooter {
         }
         guard expectedOffset == dataEnd else { throw ColumnCodec.DecodeError("chunks do not cover the data region") }
         guard r.isAtEnd else { throw ColumnCodec.DecodeError("unexpected bytes after the chunk directory") }
+        // The runs follow each other: a chunk's starts where the one before it ended.
+        var start = 0
         for i in chunks.indices {
-            chunks[i].statistics = ColumnStatisticsList(storage: allStatistics, start: statisticsStarts[i],
-                                                        count: tables[chunks[i].table].columns.count)
+            let count = tables[chunks[i].table].columns.count
+            chunks[i].statistics = ColumnStatisticsList(storage: allStatistics, start: start, count: count)
+            start += count
         }
         return Decoded(metadata: metadata, tables: tables, chunks: chunks)
     }
