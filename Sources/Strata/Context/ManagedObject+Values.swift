@@ -28,11 +28,11 @@ extension ManagedObject {
         }
         if type == nil {
             guard case .int = value, value.isNull == false else {
-                if value.isNull { try setPending(property, .null); return }
+                if value.isNull { try setPending(property, .null, in: context); return }
                 throw StrataError(.typeMismatch, "\(entityName).\(key) is a relationship; set it with setObject(_:forKey:).", entity: entityName, key: key)
             }
         }
-        try setPending(property, value)
+        try setPending(property, value, in: context)
     }
 
     /// Several values at once (Core Data's `setValuesForKeys`).
@@ -111,10 +111,15 @@ extension ManagedObject {
     }
 
     func setPending(_ property: Int, _ value: AttributeValue) throws(StrataError) {
+        try setPending(property, value, in: try requireContext())
+    }
+
+    /// ``setPending(_:_:)`` for a caller that has just checked, with ``requireContext()``,
+    /// that the object is usable and got its `context`.
+    func setPending(_ property: Int, _ value: AttributeValue, in context: ObjectContext) throws(StrataError) {
         guard lifecycle != .deleted else {
             throw StrataError(.misuse, "\(self) was deleted; a deleted object cannot be changed.", entity: entityName)
         }
-        let context = try requireContext()
         if lifecycle == .persisted {
             try fireFault()
             if committedRow[property] == value { pending[property] = nil } else { pending[property] = value }

@@ -45,17 +45,21 @@ extension ObjectContext {
     }
 
     private func saveChanges() throws {
-        try applyDeleteRules()
-        try validateChanges()
+        // The changed objects are listed once (in key order) and the list is passed to each
+        // step; it is made again only after a step that changes which objects are changed
+        // (delete rules that reached further objects, a conflict's resolution).
+        var objects = changed.values
+        if try applyDeleteRules(objects) { objects = changed.values }
+        try validateChanges(objects)
         var attempts = 0
         while true {
             attempts += 1
-            let changes = try buildChangeset()
+            let changes = try buildChangeset(objects)
             do {
                 let (version, change) = try store.commit(changes, origin: ObjectIdentifier(self), author: transactionAuthor ?? name)
                 // The store's change lists exactly the IDs of the inserted objects (each one
                 // is an insert of the changeset), so their set is not built a second time.
-                finishSave(lsn: version.lsn, inserted: change.insertedIDs)
+                finishSave(&objects, lsn: version.lsn, inserted: change.insertedIDs)
                 return
             } catch let conflicts as StoreConflicts {
                 // Each failed attempt means another transaction committed meanwhile, so the
@@ -68,13 +72,17 @@ extension ObjectContext {
                 // Merged into stored rows with nothing left to write (say, under .storeTrump).
                 if !hasChanges { return }
             }
+            objects = changed.values
         }
     }
 
     // MARK: Delete rules
 
-    private func applyDeleteRules() throws {
-        var worklist = changed.values.filter { $0.lifecycle == .deleted }
+    /// Applies the delete rules of the deleted objects among `objects` (the changed ones).
+    /// Returns whether there were any: only then can the rules have changed more objects.
+    private func applyDeleteRules(_ objects: [ManagedObject]) throws -> Bool {
+        var worklist = objects.filter { $0.lifecycle == .deleted }
+        guard !worklist.isEmpty else { return false }
         var seen = Set(worklist.map(\.objectID))
         var denied: [String] = []
         while let object = worklist.popLast() {
@@ -117,23 +125,31 @@ extension ObjectContext {
         if !denied.isEmpty {
             throw StrataError(.deleteDenied, denied.joined(separator: "; ") + ". Remove the related objects first, or change the delete rule; nothing was saved.")
         }
+        return true
     }
 
     // MARK: Validation
 
-    private func validateChanges() throws {
+    private func validateChanges(_ objects: [ManagedObject]) throws {
         var violations: [ValidationViolation] = []
         // Per layout index, made on its first object: how to validate its objects (nil when
         // its entity has no validation entity). An array of references, so an object costs
         // no hash and no copy of the `Entity` (a copy retains each of its fields).
         var plans = [ValidationPlan?](repeating: nil, count: store.layouts.count)
         var planned = [Bool](repeating: false, count: store.layouts.count)
-        for object in changed.values where object.lifecycle == .inserted || (object.lifecycle == .persisted && !object.pending.isEmpty) {
+        for object in objects where object.lifecycle == .inserted || (object.lifecycle == .persisted && !object.pending.isEmpty) {
             if !planned[object.layoutIndex] {
                 planned[object.layoutIndex] = true
                 plans[object.layoutIndex] = ValidationPlan(layout: store.layouts[object.layoutIndex], schema: store.validationSchema)
             }
             guard let plan = plans[object.layoutIndex] else { continue }
+            // An entity whose only rules are required attributes: an inserted object whose
+            // row has a value for each passes, read in place. One without goes on below,
+            // which names every broken rule.
+            if let required = plan.requiredProperties, object.pending.isEmpty, object.hasCommittedValues,
+               !object.committedRow.hasNull(at: required) {
+                continue
+            }
             // An inserted object's values are all in its row (see ManagedObject.committed).
             let row = object.pending.isEmpty ? object.committed : nil
             let found = try plan.entity.violations(
@@ -157,9 +173,10 @@ extension ObjectContext {
 
     // MARK: Changeset
 
-    func buildChangeset() throws -> Changeset {
-        var changes = Changeset()
-        for object in changed.values {
+    func buildChangeset(_ objects: [ManagedObject]) throws -> Changeset {
+        // Per layout index, in an array: an object costs no hash of the changeset's dictionary.
+        var entities = [Changeset.EntityChanges](repeating: .init(), count: store.layouts.count)
+        for object in objects {
             let key = object.primaryKey
             switch object.lifecycle {
             case .inserted:
@@ -170,10 +187,10 @@ extension ObjectContext {
                     let count = store.layouts[object.layoutIndex].properties.count
                     values = try (0..<count).map { try object.currentValue($0) }
                 }
-                changes.entities[object.layoutIndex, default: .init()].inserts.append(.init(primaryKey: key, values: values))
+                entities[object.layoutIndex].inserts.append(.init(primaryKey: key, values: values))
             case .persisted where !object.pending.isEmpty:
                 try object.fireFault()
-                changes.entities[object.layoutIndex, default: .init()].updates.append(
+                entities[object.layoutIndex].updates.append(
                     .init(primaryKey: key, expectedVersion: object.committedVersion,
                           values: object.pending.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
             case .deleted where !object.wasInserted:
@@ -182,18 +199,22 @@ extension ObjectContext {
                     object.committedVersion = row.version
                 }
                 guard object.hasCommittedValues else { continue } // already gone from the store
-                changes.entities[object.layoutIndex, default: .init()].deletes.append(
+                entities[object.layoutIndex].deletes.append(
                     .init(primaryKey: key, expectedVersion: object.committedVersion))
             default:
                 continue
             }
         }
+        var changes = Changeset()
+        for (index, entity) in entities.enumerated() where !entity.isEmpty { changes.entities[index] = entity }
         return changes
     }
 
-    private func finishSave(lsn: UInt64, inserted: ObjectIDSet) {
+    /// Makes the saved changes of `objects` (the changed objects) committed, then empties
+    /// `objects`, so that the objects nothing else holds can leave the registry.
+    private func finishSave(_ objects: inout [ManagedObject], lsn: UInt64, inserted: ObjectIDSet) {
         var updated = Set<ObjectID>(), deleted = Set<ObjectID>()
-        for object in changed.values {
+        for object in objects {
             switch object.lifecycle {
             case .inserted:
                 if object.hasCommittedValues {
@@ -218,6 +239,7 @@ extension ObjectContext {
                 break
             }
         }
+        objects = []
         let saved = changed.keys
         changed.removeAll()
         releaseUnused(saved)
@@ -296,14 +318,29 @@ extension StoreConflicts: CustomStringConvertible {
 private final class ValidationPlan {
     let entity: Entity
     let properties: [Int?]
+    /// When requiredness is the entity's only rule (no attribute has validation rules, no
+    /// relationship is required) and every required attribute is stored: the stored
+    /// properties that must not be null. An object whose row has a value in each is valid.
+    /// `nil` otherwise.
+    let requiredProperties: [Int]?
 
     /// `nil` when the validation schema has no entity of `layout`'s name.
     init?(layout: EntityLayout, schema: Schema) {
         guard let entity = schema.entity(named: layout.entity.name) else { return nil }
         self.entity = entity
-        properties = entity.attributes.map { attribute -> Int? in
+        let properties = entity.attributes.map { attribute -> Int? in
             guard let index = layout.propertyIndex[attribute.name], layout.properties[index].type != nil else { return nil }
             return index
         }
+        self.properties = properties
+        var required: [Int]? = []
+        for (index, attribute) in entity.attributes.enumerated() {
+            if !attribute.validationRules.isEmpty { required = nil; break }
+            guard !attribute.isOptional else { continue }
+            guard let property = properties[index] else { required = nil; break }
+            required?.append(property)
+        }
+        if entity.relationships.contains(where: { !$0.isOptional }) { required = nil }
+        requiredProperties = required
     }
 }

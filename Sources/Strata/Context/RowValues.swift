@@ -52,6 +52,17 @@ struct RowValues {
         }
     }
 
+    /// Whether the value of any of `properties` is null, read in place.
+    func hasNull(at properties: [Int]) -> Bool {
+        switch storage {
+        case .values(let values):
+            for property in properties where values[property].isNull { return true }
+        case .stored(let chunk, let row, let columns):
+            for property in properties where chunk.value(at: row, columns[property]).isNull { return true }
+        }
+        return false
+    }
+
     /// Every stored property value, in layout order.
     var values: [AttributeValue] {
         switch storage {

@@ -90,4 +90,55 @@ import StrataTestSupport
         #expect(fixture.store.rowCounts == ["Account": 1, "Owner": 1])
         #expect(GraphDump(fixture.store).entities["Account"]?.values.first?["age"] == .null)
     }
+
+    /// An entity whose only rule is requiredness (no attribute rules, no required
+    /// relationship) is checked by a shorter path: it must still find every missing value,
+    /// in inserted objects and in updates alike, and let complete objects through, while an
+    /// entity with a rule but no required relationship still has its rule checked.
+    @Test func aRequiredValueMissingFromAnEntityWithoutRulesIsReported() throws {
+        let schema = try Schema {
+            Entity("Note") {
+                Attribute("title", .string)
+                Attribute("body", .string, optional: true)
+                Attribute("rank", .int64)
+            }
+            Entity("Tag") {
+                Attribute("label", .string).length(1...5)
+            }
+        }
+        let fixture = try StoreFixture(schema)
+        defer { fixture.remove() }
+        let context = fixture.context()
+        try context.performAndWait { () throws in
+            let complete = try context.insert("Note")
+            try complete.setValues(["title": "kept", "rank": 1])
+            let untitled = try context.insert("Note")
+            try untitled.setValues(["rank": 2, "body": "no title"])
+            let tag = try context.insert("Tag")
+            try tag.setValue("far too long", forKey: "label")
+            let error = #expect(throws: StrataError.self) { try context.save() }
+            #expect(error?.code == .validation)
+            let failure = try #require(error.flatMap { ValidationFailure($0) })
+            let found = Set(failure.violations.map { v -> String in
+                switch v.rule {
+                case .required: "\(v.object) \(v.key) required"
+                case .rule(let rule): "\(v.object) \(v.key) \(rule.kind)"
+                }
+            })
+            #expect(found == ["\(untitled.objectID.description) title required", "\(tag.objectID.description) label length"])
+            #expect(failure.violations.count == 2)
+
+            try untitled.setValue("now titled", forKey: "title")
+            try tag.setValue("short", forKey: "label")
+            try context.save()
+            // An update that clears a required value.
+            try complete.setValue(.null, forKey: "rank")
+            let update = #expect(throws: StrataError.self) { try context.save() }
+            #expect(update?.code == .validation)
+            #expect(update?.key == "rank" && update?.entity == "Note")
+        }
+        #expect(fixture.store.rowCounts == ["Note": 2, "Tag": 1])
+        let ranks = GraphDump(fixture.store).entities["Note"]?.values.map { $0["rank"] } ?? []
+        #expect(Set(ranks) == [AttributeValue.int(1), .int(2)], "the cleared rank was not written")
+    }
 }
