@@ -12,6 +12,17 @@ import StrataTestSupport
          "count": i % 5 == 0 ? .null : .int(Int64(i)), "list": .int(list)]
     }
 
+    /// ``row(_:list:)`` with every stored property: every fourth row gives `note`, every
+    /// fifth leaves `count` nil.
+    static func fullRow(_ i: Int, list: Int64) -> [String: AttributeValue] {
+        var row = row(i, list: list)
+        row["done"] = .bool(i % 3 == 0)
+        row["priority"] = .int(Int64(i % 10))
+        row["score"] = .double(Double(i) / 4)
+        row["note"] = i % 4 == 0 ? .string("note \(i)") : .null
+        return row
+    }
+
     @Test func positionalRowsStoreWhatDictionaryRowsStore() throws {
         var dumps: [[String: [Int64: [String: AttributeValue]]]] = []
         var results: [BatchResult] = []
@@ -110,6 +121,54 @@ import StrataTestSupport
         let ids = try #require(try store.execute(request).objectIDs)
         #expect(try BatchFixture.values(store, ids, key: "note") == [.string("only the first"), .null, .null, .null])
         try store.close()
+    }
+
+    /// Rows that list every stored property in the layout's order take a shorter path (their
+    /// values are moved into the request's rows as they are): they must store what
+    /// dictionaries store, start each row empty, and be refused for the same mistakes.
+    @Test func rowsListingEveryPropertyInOrderStoreWhatDictionaryRowsStore() throws {
+        var dumps: [[String: [Int64: [String: AttributeValue]]]] = []
+        var layoutNames: [String] = []
+        for positional in [false, true] {
+            let dir = try TemporaryDirectory()
+            defer { dir.remove() }
+            let store = try PersistentStore.open(at: dir.path, schema: BatchFixture.todoSchema, options: BatchFixture.options())
+            let list = try BatchFixture.insert(store, "TodoList", [["title": "A"]])[0].primaryKey
+            let names = try store.layout(named: "TodoItem").properties.map(\.name)
+            #expect(Set(names) == ["name", "done", "createdAt", "priority", "count", "score", "note", "list"])
+            layoutNames = names
+            let request = positional
+                ? BatchInsertRequest(entityName: "TodoItem", properties: names, count: 1_000) { i, values in
+                    let row = Self.fullRow(i, list: list)
+                    for (k, name) in names.enumerated() where row[name] != .null { values[k] = row[name]! }
+                }
+                : BatchInsertRequest(entityName: "TodoItem", count: 1_000) { i, values in values = Self.fullRow(i, list: list) }
+            _ = try store.execute(request)
+            dumps.append(BatchFixture.dump(store))
+            try store.close()
+        }
+        #expect(dumps[0]["TodoItem"]?.count == 1_000)
+        #expect(dumps[1]["TodoItem"]?[2]?["note"] == .null && dumps[1]["TodoItem"]?[5]?["note"] == .string("note 4"))
+        #expect(dumps[0] == dumps[1])
+
+        let names = layoutNames
+        let name = try #require(names.firstIndex(of: "name")), createdAt = try #require(names.firstIndex(of: "createdAt"))
+        // A listed property left null is stored as null, not as its default: the other
+        // required ones are given.
+        let done = try #require(names.firstIndex(of: "done")), priority = try #require(names.firstIndex(of: "priority"))
+        try BatchErrorTests.expectRefused(.typeMismatch, mentioning: ["Row 30", "TodoItem.createdAt", "string"]) { store in
+            _ = try store.execute(BatchInsertRequest(entityName: "TodoItem", properties: names, count: 50) { i, values in
+                (values[name], values[done], values[priority]) = (.string("item \(i)"), .bool(false), .int(1))
+                values[createdAt] = i == 30 ? .string("yesterday") : .date(Date(timeIntervalSince1970: Double(i)))
+            })
+        }
+        // Row 7 leaves the required `name` unset: the value row 6 gave must not carry over.
+        try BatchErrorTests.expectRefused(.typeMismatch, mentioning: ["Row 7", "TodoItem.name"]) { store in
+            _ = try store.execute(BatchInsertRequest(entityName: "TodoItem", properties: names, count: 10) { i, values in
+                if i != 7 { values[name] = .string("item \(i)") }
+                (values[createdAt], values[done], values[priority]) = (.date(Date()), .bool(true), .int(2))
+            })
+        }
     }
 
     /// An upsert by position matches on the constraint and sets every listed property of a

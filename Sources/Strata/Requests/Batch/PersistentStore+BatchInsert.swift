@@ -67,12 +67,27 @@ extension PersistentStore {
                 }
                 positions.append(property)
             }
+            // Every stored property named, in layout order (and no upsert, which notes what each
+            // row gives): a row is exactly its values, so they are moved into `flat` as they
+            // are, each leaving a null behind for the next row's fill (no default to write
+            // first, no copy of each value).
+            let inOrder = !upsert && positions == Array(0..<width)
             var values = [AttributeValue](repeating: .null, count: names.count)
             for index in 0..<count {
-                for k in values.indices { values[k] = .null }
+                if !inOrder { for k in values.indices { values[k] = .null } }
                 fill(index, &values)
                 guard values.count == names.count else {
                     throw StrataError(.misuse, "Row \(index) of the batch insert has \(values.count) values for \(names.count) properties; fill must set values by position and keep their number. Nothing was written.", entity: layout.entity.name)
+                }
+                if inOrder {
+                    for k in values.indices where !fits(values[k], k) { throw mismatch(values[k], k, key: names[k], row: index) }
+                    for p in required where values[p].isNull { throw missing(p, row: index) }
+                    for k in values.indices {
+                        var moved = AttributeValue.null
+                        swap(&moved, &values[k])
+                        flat.append(consume moved)
+                    }
+                    continue
                 }
                 let base = flat.count
                 for value in defaults { flat.append(value) }
