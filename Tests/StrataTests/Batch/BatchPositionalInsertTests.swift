@@ -23,14 +23,19 @@ import StrataTestSupport
         return row
     }
 
+    /// Runs `body` with the directory of a new to-do store, the store, and the key of the one
+    /// list it holds; the directory is removed afterwards.
+    static func withNewStoreAndList(_ body: (String, PersistentStore, Int64) throws -> Void) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try PersistentStore.open(at: dir.path, schema: BatchFixture.todoSchema, options: BatchFixture.options())
+        try body(dir.path, store, try BatchFixture.insert(store, "TodoList", [["title": "A"]])[0].primaryKey)
+    }
+
     @Test func positionalRowsStoreWhatDictionaryRowsStore() throws {
         var dumps: [[String: [Int64: [String: AttributeValue]]]] = []
         var results: [BatchResult] = []
-        for positional in [false, true] {
-            let dir = try TemporaryDirectory()
-            defer { dir.remove() }
-            let store = try PersistentStore.open(at: dir.path, schema: BatchFixture.todoSchema, options: BatchFixture.options())
-            let list = try BatchFixture.insert(store, "TodoList", [["title": "A"]])[0].primaryKey
+        for positional in [false, true] { try Self.withNewStoreAndList { directory, store, list in
             var request: BatchInsertRequest
             if positional {
                 // `done`, `priority`, `score` and `note` are not listed: defaults, as for a missing key.
@@ -53,10 +58,10 @@ import StrataTestSupport
             #expect(request.objects.count == 2_500 && request.objects[7] == Self.row(7, list: list))
             results.append(try store.execute(request))
             try store.close()
-            let reopened = try PersistentStore.open(at: dir.path, schema: BatchFixture.todoSchema, options: BatchFixture.options())
+            let reopened = try PersistentStore.open(at: directory, schema: BatchFixture.todoSchema, options: BatchFixture.options())
             dumps.append(BatchFixture.dump(reopened))
             try reopened.close()
-        }
+        } }
         #expect(results[0].count == 2_500 && results[1].count == 2_500)
         #expect(dumps[0]["TodoItem"]?.count == 2_500)
         #expect(dumps[1]["TodoItem"]?[1]?["done"] == .bool(false) && dumps[1]["TodoItem"]?[1]?["count"] == .null)
@@ -129,11 +134,7 @@ import StrataTestSupport
     @Test func rowsListingEveryPropertyInOrderStoreWhatDictionaryRowsStore() throws {
         var dumps: [[String: [Int64: [String: AttributeValue]]]] = []
         var layoutNames: [String] = []
-        for positional in [false, true] {
-            let dir = try TemporaryDirectory()
-            defer { dir.remove() }
-            let store = try PersistentStore.open(at: dir.path, schema: BatchFixture.todoSchema, options: BatchFixture.options())
-            let list = try BatchFixture.insert(store, "TodoList", [["title": "A"]])[0].primaryKey
+        for positional in [false, true] { try Self.withNewStoreAndList { _, store, list in
             let names = try store.layout(named: "TodoItem").properties.map(\.name)
             #expect(Set(names) == ["name", "done", "createdAt", "priority", "count", "score", "note", "list"])
             layoutNames = names
@@ -146,7 +147,7 @@ import StrataTestSupport
             _ = try store.execute(request)
             dumps.append(BatchFixture.dump(store))
             try store.close()
-        }
+        } }
         #expect(dumps[0]["TodoItem"]?.count == 1_000)
         #expect(dumps[1]["TodoItem"]?[2]?["note"] == .null && dumps[1]["TodoItem"]?[5]?["note"] == .string("note 4"))
         #expect(dumps[0] == dumps[1])
