@@ -26,18 +26,17 @@ import Synchronization
     /// context does: a model that shares it holds its object, which holds this, so the
     /// model can use it without a reference count of its own (see ``ModelBacking``).
     @usableFromInline let sharedModelRegistrar = ModelRegistrar()
-    /// The context's store's ID and its entities' names by layout index: what an object's
-    /// ``ManagedObject/objectID`` is made of, so that an object stores only its primary key.
-    let storeID: UUID
-    let entityNames: [String]
+    /// The context's store's ID and each entity's name, by layout index, as one interned
+    /// pair per entity (``ObjectIDEntity``): what an object's ``ManagedObject/objectID`` is
+    /// made of, so that an object stores only its primary key.
+    let idEntities: [ObjectIDEntity]
 
     /// The context, without a reference count: used only while ``isAlive``. Set by the
     /// context's initializer (see ``bind(_:)``).
     private(set) unowned(unsafe) var context: ObjectContext?
 
-    init(storeID: UUID, entityNames: [String]) {
-        self.storeID = storeID
-        self.entityNames = entityNames
+    init(idEntities: [ObjectIDEntity]) {
+        self.idEntities = idEntities
     }
 
     /// Records `context`, once, from its initializer.

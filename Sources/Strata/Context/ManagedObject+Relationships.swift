@@ -6,6 +6,9 @@ extension ManagedObject {
         let context = try requireContext()
         let (relationship, property) = try context.toOne(key, of: self)
         guard case .int(let key) = try currentValue(property) else { return nil }
+        if let destination = context.store.layouts[layoutIndex].properties[property].destination {
+            return context.object(layoutIndex: destination, primaryKey: key)
+        }
         return context.object(with: ObjectID(storeID: objectID.storeID, entityName: relationship.destination, primaryKey: key))
     }
 

@@ -115,12 +115,12 @@ public final class ManagedObject: CustomStringConvertible {
     public internal(set) var objectID: ObjectID {
         get {
             if let id = extras?.id { return id }
-            return ObjectID(storeID: lifetime.storeID, entityName: lifetime.entityNames[layoutIndex], primaryKey: primaryKey)
+            return ObjectID(entity: lifetime.idEntities[layoutIndex], primaryKey: primaryKey)
         }
         set {
             primaryKey = newValue.primaryKey
-            if registryEntity >= 0, newValue.storeID == lifetime.storeID, lifetime.entityNames.indices.contains(layoutIndex),
-               newValue.entityName == lifetime.entityNames[layoutIndex] {
+            if registryEntity >= 0, lifetime.idEntities.indices.contains(layoutIndex),
+               newValue.belongs(to: lifetime.idEntities[layoutIndex]) {
                 extras?.id = nil
             } else {
                 madeExtras.id = newValue
@@ -302,8 +302,8 @@ public final class ManagedObject: CustomStringConvertible {
         precondition(registryKey.primaryKey == objectID.primaryKey, "a registry key carries its object's primary key")
         self.init(primaryKey: objectID.primaryKey, layoutIndex: layoutIndex, registryEntity: registryKey.entity,
                   context: context, lifecycle: lifecycle)
-        if registryKey.entity < 0 || objectID.storeID != lifetime.storeID || !lifetime.entityNames.indices.contains(layoutIndex)
-            || objectID.entityName != lifetime.entityNames[layoutIndex] {
+        if registryKey.entity < 0 || !lifetime.idEntities.indices.contains(layoutIndex)
+            || !objectID.belongs(to: lifetime.idEntities[layoutIndex]) {
             madeExtras.id = objectID
         }
     }
@@ -312,7 +312,7 @@ public final class ManagedObject: CustomStringConvertible {
     public var context: ObjectContext? { contextReference }
 
     /// The entity's name.
-    public var entityName: String { extras?.id?.entityName ?? lifetime.entityNames[layoutIndex] }
+    public var entityName: String { extras?.id?.entityName ?? lifetime.idEntities[layoutIndex].entityName }
 
     /// Whether the object's data has not been loaded yet.
     public var isFault: Bool { checkQueue(); return !hasCommittedValues && lifecycle == .persisted }

@@ -21,7 +21,7 @@ extension ObjectContext {
 
     private func fetchUnchecked(_ request: FetchRequest, materialize: Bool) throws(StrataError) -> FetchedResults {
         if let (probe, matches) = probedMatches(request) {
-            return FetchedResults(context: self, ids: .keys(matches.keys, storeID: store.storeID, entityName: probe.layout.entity.name),
+            return FetchedResults(context: self, ids: .keys(matches.keys, entity: store.idEntities[probe.layout.index]),
                                   batchSize: request.fetchBatchSize, loadValues: !request.returnsObjectsAsFaults,
                                   layoutIndex: probe.layout.index, places: nil, materialize: materialize, prefetch: [])
         }
@@ -42,7 +42,7 @@ extension ObjectContext {
             }
         }
         let table = version.tables[plan.layout.index]
-        let ids = FetchedResults.IDs.keys(keys, storeID: store.storeID, entityName: plan.layout.entity.name)
+        let ids = FetchedResults.IDs.keys(keys, entity: store.idEntities[plan.layout.index])
         // Before any object is made: its fault hint would hold a failed chunk's placeholder
         // columns (``FetchPlaces``).
         try store.snapshotDamage.check()
@@ -57,10 +57,10 @@ extension ObjectContext {
     public func fetchObjectIDs(_ request: FetchRequest) throws(StrataError) -> [ObjectID] {
         try store.checkingDamage { () throws(StrataError) in
             if let (probe, matches) = probedMatches(request) {
-                let entityName = probe.layout.entity.name
+                let entity = store.idEntities[probe.layout.index]
                 switch matches {
-                case .one(let key): return [ObjectID(storeID: store.storeID, entityName: entityName, primaryKey: key)]
-                case .keys(let keys): return keys.map { ObjectID(storeID: store.storeID, entityName: entityName, primaryKey: $0) }
+                case .one(let key): return [ObjectID(entity: entity, primaryKey: key)]
+                case .keys(let keys): return keys.map { ObjectID(entity: entity, primaryKey: $0) }
                 }
             }
             let (plan, version, items) = try matches(request)
@@ -111,7 +111,7 @@ extension ObjectContext {
 
     func objectID(of item: FetchItem, plan: FetchPlan) -> ObjectID {
         switch item {
-        case .row(let key, _, _): return ObjectID(storeID: store.storeID, entityName: plan.layout.entity.name, primaryKey: key)
+        case .row(let key, _, _): return ObjectID(entity: store.idEntities[plan.layout.index], primaryKey: key)
         case .object(let object): return object.objectID
         }
     }

@@ -95,8 +95,8 @@ extension FetchedResultsController {
             keys.insert(insertion.key, at: offset)
             if sectionProperty != nil { sectionRuns.insert(sectionName(of: insertion.values), at: offset) }
         }
-        let entity = plan.layout.entity.name, storeID = context.store.storeID
-        func id(_ key: Int64) -> ObjectID { ObjectID(storeID: storeID, entityName: entity, primaryKey: key) }
+        let entity = context.store.idEntities[plan.layout.index]
+        func id(_ key: Int64) -> ObjectID { ObjectID(entity: entity, primaryKey: key) }
         var changes: [CollectionDifference<ObjectID>.Change] = []
         var newOffsets: [Int64: Int] = [:]
         for insertion in insertions {
@@ -125,8 +125,8 @@ extension FetchedResultsController {
         var newIndex = [Int64: Int](minimumCapacity: items.count)
         for (offset, item) in items.enumerated() { newIndex[item.primaryKey] = offset }
         let table = new.tables[plan.layout.index], oldTable = old.tables[plan.layout.index]
-        let entity = plan.layout.entity.name, storeID = context.store.storeID
-        func id(_ key: Int64) -> ObjectID { ObjectID(storeID: storeID, entityName: entity, primaryKey: key) }
+        let entity = context.store.idEntities[plan.layout.index]
+        func id(_ key: Int64) -> ObjectID { ObjectID(entity: entity, primaryKey: key) }
         var changes: [CollectionDifference<ObjectID>.Change] = []
         var kept = [Bool](repeating: false, count: items.count)
         var updated: [Int] = []

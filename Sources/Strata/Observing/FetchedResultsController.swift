@@ -120,15 +120,15 @@ public final class FetchedResultsController<ResultType>: @unchecked Sendable {
     /// The IDs of the results, in order.
     /// - Complexity: O(n).
     public var fetchedObjectIDs: [ObjectID] {
-        let name = plan.layout.entity.name, storeID = context.store.storeID
-        return keys.all.map { ObjectID(storeID: storeID, entityName: name, primaryKey: $0) }
+        let entity = context.store.idEntities[plan.layout.index]
+        return keys.all.map { ObjectID(entity: entity, primaryKey: $0) }
     }
 
     /// The result at `offset` (a fault until its values are read). Use it on the context's
     /// queue.
     /// - Complexity: O(n / 1024).
     public func object(at offset: Int) -> ResultType {
-        let id = ObjectID(storeID: context.store.storeID, entityName: plan.layout.entity.name, primaryKey: keys[offset])
+        let id = ObjectID(entity: context.store.idEntities[plan.layout.index], primaryKey: keys[offset])
         return makeResult(context.object(layoutIndex: plan.layout.index, id: id))
     }
 
@@ -136,8 +136,8 @@ public final class FetchedResultsController<ResultType>: @unchecked Sendable {
     /// queue; for a large result, ``object(at:)`` makes only the objects shown.
     /// - Complexity: O(n), one object per result.
     public var fetchedObjects: [ResultType] {
-        let name = plan.layout.entity.name, storeID = context.store.storeID, index = plan.layout.index
-        return keys.all.map { makeResult(context.object(layoutIndex: index, id: ObjectID(storeID: storeID, entityName: name, primaryKey: $0))) }
+        let index = plan.layout.index, entity = context.store.idEntities[index]
+        return keys.all.map { makeResult(context.object(layoutIndex: index, id: ObjectID(entity: entity, primaryKey: $0))) }
     }
 
     /// The sections of the results, in order: runs of equal values of ``sectionNameKey``

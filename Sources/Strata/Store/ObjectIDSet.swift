@@ -112,7 +112,7 @@ public struct ObjectIDSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
                     let runs = lazy.ranges[entity].keys.runs
                     if run < runs.count {
                         if key < runs[run].first + runs[run].count {
-                            let id = ObjectID(storeID: lazy.storeID, entityName: lazy.ranges[entity].entityName, primaryKey: key)
+                            let id = ObjectID(entity: lazy.entities[entity], primaryKey: key)
                             source = .ranges(lazy, entity: entity, run: run, next: key + 1)
                             return id
                         }
@@ -158,22 +158,25 @@ final class LazyObjectIDs: Sendable {
     let storeID: UUID
     /// Distinct entities, each with its keys.
     let ranges: [(entityName: String, keys: KeyRanges)]
+    /// The interned store-and-entity pair of each of `ranges`.
+    let entities: [ObjectIDEntity]
     let count: Int
     private let materialized = Locked<Set<ObjectID>?>(nil)
 
     init(storeID: UUID, ranges: [(entityName: String, keys: KeyRanges)]) {
         self.storeID = storeID
         self.ranges = ranges
+        entities = ranges.map { ObjectIDEntity.interned(storeID: storeID, entityName: $0.entityName) }
         count = ranges.reduce(0) { $0 + $1.keys.count }
     }
 
     var set: Set<ObjectID> {
         if let done = materialized.withLock({ $0 }) { return done }
         var result = Set<ObjectID>(minimumCapacity: count)
-        for (name, keys) in ranges {
+        for ((_, keys), entity) in zip(ranges, entities) {
             for run in keys.runs {
                 for key in run.first..<(run.first + run.count) {
-                    result.insert(ObjectID(storeID: storeID, entityName: name, primaryKey: key))
+                    result.insert(ObjectID(entity: entity, primaryKey: key))
                 }
             }
         }

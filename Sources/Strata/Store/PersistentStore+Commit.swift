@@ -70,10 +70,10 @@ extension PersistentStore {
         var conflicts: [StoreConflict] = []
         for (index, entity) in changes.entities {
             let table = state.head.tables[index]
-            let name = layouts[index].entity.name
+            let entityID = idEntities[index]
             func check(_ key: Int64, _ expected: UInt64) {
                 guard expected != 0 else { return }
-                let id = ObjectID(storeID: storeID, entityName: name, primaryKey: key)
+                let id = ObjectID(entity: entityID, primaryKey: key)
                 guard let location = table.locate(key) else {
                     conflicts.append(StoreConflict(objectID: id, currentVersion: nil)); return
                 }
@@ -158,9 +158,9 @@ extension PersistentStore {
             // Presize for a large save (a million inserts would otherwise rehash ~20 times);
             // reserving on an empty set allocates, so one-row saves skip it.
             if result.isEmpty && list.count > 1 { result.reserveCapacity(list.count) }
-            let name = layouts[index].entity.name
+            let entity = idEntities[index]
             for key in list {
-                result.insert(ObjectID(storeID: storeID, entityName: name, primaryKey: key))
+                result.insert(ObjectID(entity: entity, primaryKey: key))
             }
         }
         return result

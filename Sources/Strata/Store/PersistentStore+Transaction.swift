@@ -58,8 +58,8 @@ extension PersistentStore {
 
     /// Object IDs of `keys` in the entity at `index`.
     func objectIDs(_ keys: [Int64], entity index: Int) -> [ObjectID] {
-        let name = layouts[index].entity.name
-        return keys.map { ObjectID(storeID: storeID, entityName: name, primaryKey: $0) }
+        let entity = idEntities[index]
+        return keys.map { ObjectID(entity: entity, primaryKey: $0) }
     }
 
     /// The IDs of `keys` per entity index, made only when someone reads them.

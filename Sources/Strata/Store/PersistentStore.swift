@@ -55,6 +55,8 @@ public final class PersistentStore: Sendable {
     /// Per layout, the stored property values a newly inserted object starts with: each
     /// attribute's default in ``validationSchema`` (else in the stored schema), else null.
     let insertDefaults: [[AttributeValue]]
+    /// Per layout, the interned store-and-entity pair its objects' IDs hold.
+    let idEntities: [ObjectIDEntity]
     /// The schema versions the store has been through (set once by the open).
     let schemaHistoryStorage = Locked<[SchemaHistoryEntry]>([])
     /// How a read-only store follows the writer's log (see ``refresh()``).
@@ -82,6 +84,7 @@ public final class PersistentStore: Sendable {
             let entity = validationSchema.entity(named: layout.entity.name) ?? layout.entity
             return layout.properties.map { entity.attribute(named: $0.name)?.defaultValue ?? .null }
         }
+        idEntities = layouts.map { ObjectIDEntity.interned(storeID: storeID, entityName: $0.entity.name) }
         self.engine = engine
         writer = Locked(WriterState(head: version, nextPrimaryKeys: nextPrimaryKeys))
         published = Locked(version)

@@ -81,7 +81,8 @@ public struct ModelBacking {
                   let modelType = kind.modelType, case .int(let key)? = try? object.currentValue(stored) else {
                 return kind.placeholder()
             }
-            let target = context.object(with: ObjectID(storeID: object.objectID.storeID, entityName: destination, primaryKey: key))
+            let target = context.store.layoutIndex[destination].map { context.object(layoutIndex: $0, primaryKey: key) }
+                ?? context.object(with: ObjectID(storeID: object.objectID.storeID, entityName: destination, primaryKey: key))
             return kind.fromModels([context.anyModel(for: target, as: modelType)])
         case .toMany:
             guard let context = object.contextReference, let modelType = kind.modelType,

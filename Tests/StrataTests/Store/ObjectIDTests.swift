@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import StrataTestSupport
+import StrataStorage
 @testable import Strata
 
 /// Object IDs: URI form, parsing, Codable, and use across contexts.
@@ -33,6 +34,40 @@ import StrataTestSupport
         #expect(try JSONDecoder().decode([ObjectID].self, from: data) == ids)
         #expect(Set(ids).count == 2)
         #expect(ids.sorted() == ids)
+    }
+
+    /// An ID is a key and a shared store-and-entity pair: 16 bytes (a million IDs are 16 MB),
+    /// equal exactly when store, entity and key are, however each was made, and encoded as
+    /// the three values it always was.
+    @Test func anIDIsSixteenBytesAndEqualByStoreEntityAndKey() throws {
+        #expect(MemoryLayout<ObjectID>.size == 16)
+        let store = UUID()
+        // Made for a new pair on many threads at once: every one is the same ID.
+        let made = Locked<[ObjectID]>([])
+        DispatchQueue.concurrentPerform(iterations: 64) { _ in
+            let id = ObjectID(storeID: store, entityName: "Racing", primaryKey: 7)
+            made.withLock { $0.append(id) }
+        }
+        let ids = made.withLock { $0 }
+        #expect(ids.count == 64 && Set(ids).count == 1)
+        let id = ids[0]
+        let copies = [ObjectID(storeID: UUID(uuidString: store.uuidString)!, entityName: "Racing", primaryKey: 7),
+                      try #require(ObjectID(uri: id.uriRepresentation)),
+                      try JSONDecoder().decode(ObjectID.self, from: JSONEncoder().encode(id))]
+        for copy in copies {
+            #expect(copy == id && copy.hashValue == id.hashValue)
+            #expect(copy.storeID == store && copy.entityName == "Racing" && copy.primaryKey == 7)
+        }
+        // A canonically equivalent name is the same name, as String equality has it.
+        #expect(ObjectID(storeID: store, entityName: "Caf\u{E9}", primaryKey: 1) == ObjectID(storeID: store, entityName: "Cafe\u{301}", primaryKey: 1))
+        for other in [ObjectID(storeID: UUID(), entityName: "Racing", primaryKey: 7),
+                      ObjectID(storeID: store, entityName: "Racin", primaryKey: 7),
+                      ObjectID(storeID: store, entityName: "Racing", primaryKey: 8)] {
+            #expect(other != id)
+        }
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(id)) as? [String: Any]
+        #expect(Set(json?.keys.map { $0 } ?? []) == ["storeID", "entityName", "primaryKey"])
+        #expect(json?["entityName"] as? String == "Racing" && json?["primaryKey"] as? Int == 7)
     }
 
     @Test func idsOfSavedObjectsResolveInAReopenedStore() throws {

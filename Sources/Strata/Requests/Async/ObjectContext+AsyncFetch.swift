@@ -53,7 +53,7 @@ extension ObjectContext {
                 }
                 switch built {
                 case .objects(let keys, let places):
-                    let objects = FetchedResults(context: self, ids: .keys(keys, storeID: store.storeID, entityName: plan.layout.entity.name),
+                    let objects = FetchedResults(context: self, ids: .keys(keys, entity: store.idEntities[plan.layout.index]),
                                                  batchSize: plan.request.fetchBatchSize, loadValues: !plan.request.returnsObjectsAsFaults,
                                                  layoutIndex: plan.layout.index, places: places, materialize: false,
                                                  prefetch: (try? prefetchPlan(plan.request.relationshipKeyPathsForPrefetching, from: plan.layout.index)) ?? [])
@@ -82,7 +82,7 @@ extension ObjectContext {
     /// or returns `nil` once cancelled.
     private func build(_ ordered: [FetchItem], plan: FetchPlan, version: StoreVersion, meter: FetchMeter) -> BuiltResults? {
         let step = FetchMeter.maximumStep
-        let entity = plan.layout.entity.name, storeID = store.storeID
+        let entity = store.idEntities[plan.layout.index]
         switch plan.request.resultType {
         case .count:
             return .count
@@ -111,7 +111,7 @@ extension ObjectContext {
             if wantsRows { rows.reserveCapacity(ordered.count) }
             for start in stride(from: 0, to: ordered.count, by: step) {
                 for item in ordered[start..<min(start + step, ordered.count)] {
-                    ids.append(ObjectID(storeID: storeID, entityName: entity, primaryKey: item.primaryKey))
+                    ids.append(ObjectID(entity: entity, primaryKey: item.primaryKey))
                     if wantsRows {
                         rows.append(Dictionary(uniqueKeysWithValues: plan.properties.map {
                             (plan.layout.properties[$0].name, plan.value(of: item, property: $0, version: version))

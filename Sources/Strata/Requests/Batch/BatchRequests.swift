@@ -18,8 +18,7 @@ public struct BatchResult: Sendable, Hashable {
     /// number of rows.
     public var objectIDSet: ObjectIDSet?
     /// The same IDs as an array, ascending (by entity name, then primary key), made when
-    /// read: for a million rows, 40 MB and tens of milliseconds that ``objectIDSet`` does
-    /// not cost.
+    /// read: for a million rows, 16 MB that ``objectIDSet`` does not cost.
     public var objectIDs: [ObjectID]? {
         get { objectIDSet.map { Array($0) } }
         set { objectIDSet = newValue.map { ObjectIDSet($0) } }

@@ -17,7 +17,8 @@ extension PersistentStore {
         let root = plan.layout.index
         var listed: [Int64]?
         if let ids = request.objectIDs {
-            guard ids.allSatisfy({ $0.entityName == request.entityName && $0.storeID == storeID }) else {
+            let entity = idEntities[root]
+            guard ids.allSatisfy({ $0.belongs(to: entity) }) else {
                 throw StrataError(.misuse, "A batch delete by IDs takes IDs of one entity of this store; split the request per entity.", entity: request.entityName)
             }
             listed = Self.sortedDistinct(ids.map(\.primaryKey))

@@ -10,31 +10,31 @@ import Foundation
 /// released with them, as they would be if the context held its objects weakly.
 public struct FetchedResults: RandomAccessCollection {
     /// The results' IDs as the fetch made them: the IDs themselves, or the primary keys of
-    /// one entity (a million `ObjectID`s are 40 MB; their keys are 8).
+    /// one entity (a million `ObjectID`s are 16 MB; their keys are 8).
     enum IDs {
         case ids([ObjectID])
-        case keys([Int64], storeID: UUID, entityName: String)
+        case keys([Int64], entity: ObjectIDEntity)
 
         var count: Int {
             switch self {
             case .ids(let ids): return ids.count
-            case .keys(let keys, _, _): return keys.count
+            case .keys(let keys, _): return keys.count
             }
         }
 
         subscript(position: Int) -> ObjectID {
             switch self {
             case .ids(let ids): return ids[position]
-            case .keys(let keys, let storeID, let entityName):
-                return ObjectID(storeID: storeID, entityName: entityName, primaryKey: keys[position])
+            case .keys(let keys, let entity):
+                return ObjectID(entity: entity, primaryKey: keys[position])
             }
         }
 
         var all: [ObjectID] {
             switch self {
             case .ids(let ids): return ids
-            case .keys(let keys, let storeID, let entityName):
-                return keys.map { ObjectID(storeID: storeID, entityName: entityName, primaryKey: $0) }
+            case .keys(let keys, let entity):
+                return keys.map { ObjectID(entity: entity, primaryKey: $0) }
             }
         }
     }
@@ -51,7 +51,7 @@ public struct FetchedResults: RandomAccessCollection {
         /// (no batch size), as nothing reads it then (8 bytes a result).
         var places: FetchPlaces?
         /// The results' IDs as the fetch made them; dropped (`nil`) once every object is made
-        /// and kept in ``all``, whose objects then give them (8 to 40 bytes a result).
+        /// and kept in ``all``, whose objects then give them (8 to 16 bytes a result).
         var ids: IDs?
         /// Every object, when there is no batch size.
         var all: [ManagedObject] = []
