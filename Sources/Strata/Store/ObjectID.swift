@@ -1,5 +1,6 @@
 public import Foundation
 import Synchronization
+internal import StrataStorage
 
 /// The permanent identity of an object: its store, entity and 64-bit primary key.
 ///
@@ -119,7 +120,7 @@ final class ObjectIDEntity: Sendable {
     }
 
     /// Every pair interned so far.
-    private static let table = Mutex<[Key: ObjectIDEntity]>([:])
+    private static let table = Locked<[Key: ObjectIDEntity]>([:])
     /// The pair interned or found last: IDs are usually made many at a time for one entity
     /// (`ObjectID(storeID:entityName:primaryKey:)` in a loop), and comparing with it costs
     /// a few words where the table costs a lock and a hash of the name. Interned pairs are
