@@ -11,7 +11,12 @@ extension SchemaMapping {
     /// later copies only the chunk it touches. Only a conversion (integer → double) or filling
     /// the nils of an attribute that became required rewrites a column.
     ///
-    /// - Complexity: O(chunks), plus O(rows) for each converted or filled column.
+    /// A chunk not decoded yet (one of the snapshot the store opened with, not read since) is
+    /// not read: it gets a ``ChunkColumnMapping`` that its first read applies, and statistics
+    /// mapped from its footer's, so that a migrating open costs what a plain open costs.
+    ///
+    /// - Complexity: O(chunks), plus O(rows) for each converted or filled column of the
+    ///   chunks already decoded.
     func apply(to tables: [EntityTable], oldLayouts: [EntityLayout], newLayouts: [EntityLayout],
                nextKeys: [Int64]) -> (tables: [EntityTable], nextKeys: [Int64]) {
         var newTables: [EntityTable] = []
@@ -22,32 +27,45 @@ extension SchemaMapping {
                 newKeys.append(1)
                 continue
             }
-            let oldLayout = oldLayouts[source]
             newKeys.append(nextKeys.indices.contains(source) ? nextKeys[source] : 1)
-            var defaultColumns = [[Int: ColumnChunk]](repeating: [:], count: layout.properties.count)
+            let mapping = chunkMapping(entityMap, from: oldLayouts[source], to: layout)
+            var composed: [ObjectIdentifier: ChunkColumnMapping] = [:]
             var chunks: [TableChunk] = []
             chunks.reserveCapacity(tables[source].chunks.count)
             for chunk in tables[source].chunks {
-                var columns = [chunk.columns[EntityLayout.primaryKeyColumn], chunk.columns[EntityLayout.versionColumn]]
-                for (p, property) in layout.properties.enumerated() {
-                    let fill = layout.entity.attributes.indices.contains(p) ? layout.entity.attributes[p].defaultValue : .null
-                    if let from = entityMap.properties[p] {
-                        let old = oldLayout.properties[from]
-                        columns.append(Self.convert(chunk.columns[old.column], from: old.type, to: property.type,
-                                                    fillingNilsWith: property.isOptional ? .null : fill))
-                    } else if let shared = defaultColumns[p][chunk.count] {
-                        columns.append(shared)
-                    } else {
-                        let made = Self.column(repeating: fill, kind: layout.table.columns[property.column].kind, count: chunk.count)
-                        defaultColumns[p][chunk.count] = made
-                        columns.append(made)
-                    }
+                // A chunk not decoded yet stays so, with the mapping to apply at its first read.
+                if let lazy = chunk.mappingUndecoded(mapping, composed: &composed) {
+                    chunks.append(lazy)
+                } else {
+                    chunks.append(TableChunk(columns: mapping.columns(from: chunk.columns, count: chunk.count)))
                 }
-                chunks.append(TableChunk(columns: columns))
             }
             newTables.append(EntityTable(layout: layout, chunks: chunks))
         }
         return (newTables, newKeys)
+    }
+
+    /// How a chunk of `oldLayout`'s rows becomes one of `layout`'s under `entityMap`: the key
+    /// and version columns kept, each kept property's column (converted when its type or
+    /// optionality changed), each new attribute's default in every row.
+    func chunkMapping(_ entityMap: EntityMap, from oldLayout: EntityLayout, to layout: EntityLayout) -> ChunkColumnMapping {
+        var sources = [ChunkColumnMapping.Source(base: .stored(EntityLayout.primaryKeyColumn)),
+                       ChunkColumnMapping.Source(base: .stored(EntityLayout.versionColumn))]
+        for (p, property) in layout.properties.enumerated() {
+            let fill = layout.entity.attributes.indices.contains(p) ? layout.entity.attributes[p].defaultValue : .null
+            guard let from = entityMap.properties[p] else {
+                sources.append(.init(base: .constant(fill, layout.table.columns[property.column].kind)))
+                continue
+            }
+            let old = oldLayout.properties[from]
+            let nils = property.isOptional ? AttributeValue.null : fill
+            var source = ChunkColumnMapping.Source(base: .stored(old.column))
+            if old.type != property.type || !nils.isNull {
+                source.conversions = [.init(from: old.type, to: property.type, fill: nils)]
+            }
+            sources.append(source)
+        }
+        return ChunkColumnMapping(sources: sources, table: layout.table)
     }
 
     /// `column` with its values converted from `from` to `to` (integer → double) and its

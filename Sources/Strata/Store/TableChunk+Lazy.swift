@@ -38,28 +38,41 @@ extension TableChunk {
             var columns: [ColumnChunk]
             do {
                 // Columns decoded alone before (``someColumns(_:)``) are used as they are; the
-                // others are decoded now.
+                // others are decoded (or made, through a migration's mapping) now.
                 let partial = partialSlot
-                let missing = partial.isEmpty ? nil : partial.map { $0 == nil }
-                var decoded = missing?.contains(true) == false ? partial : try source.decode(pending.index, only: missing)
-                for c in decoded.indices where !(missing?[c] ?? true) {
-                    decoded[c] = partial[c]
-                }
-                // Rows a batch delete took out of the still undecoded chunk (`removingUndecoded`);
-                // the columns decoded alone before are without them already.
-                if !pending.removed.isEmpty {
-                    for c in decoded.indices where missing?[c] ?? true { decoded[c]!.remove(rows: pending.removed) }
-                }
-                columns = decoded.map { $0! }
+                let width = pending.mapping?.sources.count ?? source.tables[source.chunks[pending.index].table].columns.count
+                let missing = partial.isEmpty ? [Bool](repeating: true, count: width) : partial.map { $0 == nil }
+                let made = missing.contains(true) ? try make(missing, from: source) : []
+                columns = (0..<width).map { partial.isEmpty || partial[$0] == nil ? made[$0]! : partial[$0]! }
             } catch {
                 pending.damage.record(error, snapshot: source.name, chunk: pending.index)
-                columns = placeholderColumns(source.tables[source.chunks[pending.index].table])
+                columns = placeholderColumns(source)
             }
             let box = decoded.storeIfNil(DecodedColumns(columns))
             slot = nil   // the source (and its open file) is freed once every chunk has let go of it
             partialSlot = []
             return box
         }
+    }
+
+    /// The columns whose `wanted` entry is `true` (this chunk's numbering; `nil` for the
+    /// others): the stored columns they come from decoded, without the rows batch deletes
+    /// took out (``PendingDecode/removed``), then mapped when a migration mapped the chunk
+    /// (``PendingDecode/mapping``). Called under the chunk's lock.
+    ///
+    /// - Throws: what the decode throws (a damaged or forged chunk).
+    private func make(_ wanted: [Bool], from source: SnapshotChunkSource) throws -> [ColumnChunk?] {
+        let pending = pending.unsafelyUnwrapped
+        let storedCount = source.tables[source.chunks[pending.index].table].columns.count
+        let mask = pending.mapping?.storedColumns(for: wanted, storedCount: storedCount) ?? wanted
+        var stored = !mask.contains(true) ? [ColumnChunk?](repeating: nil, count: storedCount)
+            : try source.decode(pending.index, only: mask.contains(false) ? mask : nil)
+        // Rows a batch delete took out of the still undecoded chunk (`removingUndecoded`).
+        if !pending.removed.isEmpty {
+            for c in stored.indices where stored[c] != nil { stored[c]!.remove(rows: pending.removed) }
+        }
+        guard let mapping = pending.mapping else { return stored }
+        return wanted.indices.map { wanted[$0] ? mapping.column($0, from: stored, count: count) : nil }
     }
 
     /// The columns numbered `wanted` (every other column `nil` unless decoded before), without
@@ -92,9 +105,9 @@ extension TableChunk {
             if let box = decoded.load() { return .all(box) }
             // Not nil: the source is let go only after the columns were stored.
             let source = slot!
-            let table = source.tables[source.chunks[pending.index].table]
-            var found = partial.isEmpty ? [ColumnChunk?](repeating: nil, count: table.columns.count) : partial
-            var mask = [Bool](repeating: false, count: table.columns.count)
+            let width = pending.mapping?.sources.count ?? source.tables[source.chunks[pending.index].table].columns.count
+            var found = partial.isEmpty ? [ColumnChunk?](repeating: nil, count: width) : partial
+            var mask = [Bool](repeating: false, count: width)
             var missing = false
             for column in wanted where found[column] == nil {
                 mask[column] = true
@@ -103,13 +116,10 @@ extension TableChunk {
             if missing {
                 var columns: [ColumnChunk?]
                 do {
-                    columns = try source.decode(pending.index, only: mask)
-                    if !pending.removed.isEmpty {
-                        for c in columns.indices where columns[c] != nil { columns[c]!.remove(rows: pending.removed) }
-                    }
+                    columns = try make(mask, from: source)
                 } catch {
                     pending.damage.record(error, snapshot: source.name, chunk: pending.index)
-                    columns = placeholderColumns(table).map(Optional.some)
+                    columns = placeholderColumns(source).map(Optional.some)
                 }
                 for column in mask.indices where mask[column] { found[column] = columns[column] }
                 if keeping { partial = found }
@@ -118,10 +128,12 @@ extension TableChunk {
         }
     }
 
-    /// Columns of this chunk's shape that hold no stored value: keys ascending from
-    /// ``firstKey`` to ``lastKey`` (the footer's, so that routing by key stays consistent),
-    /// versions 0, and every other row null.
-    private func placeholderColumns(_ table: TableDescriptor) -> [ColumnChunk] {
+    /// Columns of this chunk's shape (its migration's table, or else the stored one of
+    /// `source`) that hold no stored value: keys ascending from ``firstKey`` to ``lastKey``
+    /// (the footer's, so that routing by key stays consistent), versions 0, and every other
+    /// row null.
+    private func placeholderColumns(_ source: SnapshotChunkSource) -> [ColumnChunk] {
+        let table = pending?.mapping?.table ?? source.tables[source.chunks[pending.unsafelyUnwrapped.index].table]
         var keys = [Int64](repeating: 0, count: count)
         for row in keys.indices { keys[row] = row == count - 1 ? lastKey : firstKey &+ Int64(row) }
         let nulls = [Bool](repeating: false, count: count)
@@ -155,12 +167,18 @@ struct PendingDecode: Sendable {
     let removed: [Int]
     /// Where a failed decode is recorded: the store's.
     let damage: SnapshotDamage
+    /// How the chunk's columns are made from the stored ones when migrations mapped it before
+    /// it was decoded (``TableChunk/mappingUndecoded(_:composed:)``); `nil`: they are the
+    /// stored ones.
+    let mapping: ChunkColumnMapping?
 
-    init(index: Int, damage: SnapshotDamage, lock: DecodeLocks.Stripe, removed: [Int] = []) {
+    init(index: Int, damage: SnapshotDamage, lock: DecodeLocks.Stripe, removed: [Int] = [],
+         mapping: ChunkColumnMapping? = nil) {
         self.lock = lock
         self.index = index
         self.damage = damage
         self.removed = removed
+        self.mapping = mapping
     }
 }
 

@@ -45,10 +45,11 @@ extension TableChunk {
             bounds.nullCount = stats.range == nil && stats.nullCount >= count ? kept : max(0, stats.nullCount - rows.count)
             return bounds
         })
-        let table = source.tables[source.chunks[pending.index].table]
-        var partial = [ColumnChunk?](repeating: nil, count: table.columns.count)
+        let width = pending.mapping?.sources.count ?? source.tables[source.chunks[pending.index].table].columns.count
+        var partial = [ColumnChunk?](repeating: nil, count: width)
         partial[EntityLayout.primaryKeyColumn] = column
-        let next = PendingDecode(index: pending.index, damage: pending.damage, lock: pending.lock, removed: stored)
+        let next = PendingDecode(index: pending.index, damage: pending.damage, lock: pending.lock, removed: stored,
+                                 mapping: pending.mapping)
         return TableChunk(count: kept, firstKey: remainingKeys.first ?? .max, lastKey: remainingKeys.last ?? .min,
                           statistics: statistics, source: source, pending: next, partial: partial)
     }

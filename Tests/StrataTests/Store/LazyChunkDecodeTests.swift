@@ -16,18 +16,22 @@ import StrataStorage
     /// comes from the snapshot. Returns the fixture and the contents before the reopen.
     static func reopenedFromSnapshot() throws -> (StoreFixture, [String]) {
         let fixture = try StoreFixture(schema)
-        var objects: [[String: AttributeValue]] = []
-        for key in 1...rows {
-            var row: [String: AttributeValue] = ["name": .string("item \(key)"), "done": .bool(key % 2 == 0)]
-            row["note"] = key % 5 == 0 ? AttributeValue.string("note \(key)") : AttributeValue.null
-            row["count"] = key % 3 == 0 ? AttributeValue.null : AttributeValue.int(Int64(key))
-            objects.append(row)
-        }
-        _ = try fixture.store.execute(BatchInsertRequest(entityName: "Item", objects: objects))
+        _ = try fixture.store.execute(BatchInsertRequest(entityName: "Item", objects: objects()))
         let before = TailAppendTests.contents(fixture.store.currentVersion, 0)
         try fixture.store.checkpoint()
         try fixture.reopen()
         return (fixture, before)
+    }
+
+    /// The ``rows`` items, key 1 first: every second done, every fifth with a note, every
+    /// third without a count.
+    static func objects() -> [[String: AttributeValue]] {
+        (1...rows).map { key in
+            var row: [String: AttributeValue] = ["name": .string("item \(key)"), "done": .bool(key % 2 == 0)]
+            row["note"] = key % 5 == 0 ? AttributeValue.string("note \(key)") : AttributeValue.null
+            row["count"] = key % 3 == 0 ? AttributeValue.null : AttributeValue.int(Int64(key))
+            return row
+        }
     }
 
     /// Chunks of which nothing is decoded: neither the whole chunk nor any column alone
