@@ -3,18 +3,21 @@ extension TableIndex {
     /// doubles, read straight from the columns as flat value–key pairs: the entries of rows
     /// without a value (which sort first), then compact leaves of the rest. `nil` for other
     /// types, or when a double is NaN (those take the general path).
-    /// - Complexity: O(n log n) in the rows, comparing plain numbers.
+    /// - Complexity: O(n) in the rows for the radix sort of pairs in key order
+    ///   (``IndexPairSort``), O(n log n) comparing plain numbers otherwise.
     static func numberLeaves(of access: EntityLayout.ColumnAccess, in chunks: [TableChunk])
         -> (nils: [IndexEntry], leaves: [IndexLeaf])? {
         let integers = access.type.map(\.isInteger) ?? true
         guard integers || access.type == .date || access.type == .double else { return nil }
         let rows = chunks.reduce(0) { $0 + $1.count }
+        // The keys and the indexed column alone of a chunk not decoded yet.
+        let read = [EntityLayout.primaryKeyColumn, access.column]
         var nils: [IndexEntry] = []
         if integers {
             var pairs: [(value: Int64, key: Int64)] = []
             pairs.reserveCapacity(rows)
             for chunk in chunks {
-                let column = chunk.columns[access.column], keys = chunk.primaryKeys
+                let columns = chunk.someColumns(read), column = columns[access.column], keys = columns.primaryKeys
                 guard case .int64(let values) = column.values, values.count == keys.count else { return nil }
                 for row in keys.indices {
                     if let validity = column.validity, !validity[row] {
@@ -24,7 +27,9 @@ extension TableIndex {
                     }
                 }
             }
-            pairs.withUnsafeMutableBufferPointer { $0.sort { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key } }
+            if !IndexPairSort.sortByValue(&pairs, IndexPairSort.sortable) {
+                pairs.withUnsafeMutableBufferPointer { $0.sort { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key } }
+            }
             let leaves = leafRanges(count: pairs.count).map { range in
                 IndexLeaf(keys: pairs[range].map(\.key), values: .integers(pairs[range].map(\.value)))
             }
@@ -33,7 +38,7 @@ extension TableIndex {
         var pairs: [(value: Double, key: Int64)] = []
         pairs.reserveCapacity(rows)
         for chunk in chunks {
-            let column = chunk.columns[access.column], keys = chunk.primaryKeys
+            let columns = chunk.someColumns(read), column = columns[access.column], keys = columns.primaryKeys
             guard case .double(let values) = column.values, values.count == keys.count else { return nil }
             for row in keys.indices {
                 if let validity = column.validity, !validity[row] {
@@ -45,7 +50,9 @@ extension TableIndex {
             }
         }
         // -0.0 and 0.0 compare equal, so their ties go by primary key, as the comparison does.
-        pairs.withUnsafeMutableBufferPointer { $0.sort { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key } }
+        if !IndexPairSort.sortByValue(&pairs, IndexPairSort.sortable) {
+            pairs.withUnsafeMutableBufferPointer { $0.sort { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key } }
+        }
         let dates = access.type == .date
         let leaves = leafRanges(count: pairs.count).map { range in
             IndexLeaf(keys: pairs[range].map(\.key), values: .numbers(pairs[range].map(\.value), dates: dates))

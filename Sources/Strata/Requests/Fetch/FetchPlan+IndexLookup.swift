@@ -252,7 +252,9 @@ extension FetchPlan {
                 }
                 guard c < chunks.count else { break }
                 if loaded != c {
-                    chunkKeys = chunks[c].primaryKeys
+                    // The key column alone of a chunk not decoded yet (the index's build
+                    // decoded it already): a fetch of IDs decodes nothing else.
+                    chunkKeys = chunks[c].primaryKeysAlone
                     loaded = c
                 }
                 var low = rowStart, high = chunkKeys.count
