@@ -45,8 +45,9 @@ import StrataTestSupport
                       stages: [.lightweight(from: "1", to: "2"), stage], progress: progress)
     }
 
-    /// A v1 store with `count` people named "first<i> last<i>".
-    static func makeStore(count: Int = 250) throws -> (SimulatedFileSystem, StoreDump) {
+    /// A v1 store with `count` people named "first<i> last<i>"; with `checkpointed`, its rows
+    /// in a snapshot (read by the migration's stages, mapped lazily by its lightweight ones).
+    static func makeStore(count: Int = 250, checkpointed: Bool = false) throws -> (SimulatedFileSystem, StoreDump) {
         let fs = SimulatedFileSystem()
         let store = try PersistentStore.open(at: F.directory, schema: v1, options: F.options(fs))
         let context = ObjectContext(store: store)
@@ -59,6 +60,7 @@ import StrataTestSupport
             try context.save()
         }
         let before = F.dump(store)
+        if checkpointed { try store.checkpoint() }
         try store.close()
         return (fs, before)
     }
@@ -73,8 +75,8 @@ import StrataTestSupport
         }
     }
 
-    @Test func customStageSplitsANameInBatchesWithProgress() throws {
-        let (fs, before) = try Self.makeStore()
+    @Test(arguments: [false, true]) func customStageSplitsANameInBatchesWithProgress(fromSnapshot: Bool) throws {
+        let (fs, before) = try Self.makeStore(checkpointed: fromSnapshot)
         let seen = Locked<[MigrationProgress]>([])
         let store = try PersistentStore.open(at: F.directory, migrationPlan: Self.plan { p in seen.withLock { $0.append(p) } },
                                              options: F.options(fs))

@@ -118,8 +118,8 @@ import StrataTestSupport
         #expect(try F.migrate(fs, to: F.v1) == before)
     }
 
-    @Test func requiredToOptionalAndOptionalToRequiredWithDefault() throws {
-        let (fs, before) = try F.makeStore()
+    @Test(arguments: [false, true]) func requiredToOptionalAndOptionalToRequiredWithDefault(fromSnapshot: Bool) throws {
+        let (fs, before) = try F.makeStore(checkpointed: fromSnapshot)
         let v2 = F.edit(F.v1, entity: "Author") {
             $0.attributes[0].isOptional = true                       // name: required → optional
             $0.attributes[1].isOptional = false                      // age: optional → required…
@@ -128,8 +128,8 @@ import StrataTestSupport
         #expect(try F.migrate(fs, to: v2) == before.mapRows("Author") { if $0["age"] == .null { $0["age"] = .int(18) } })
     }
 
-    @Test func wideningTypes() throws {
-        let (fs, before) = try F.makeStore()
+    @Test(arguments: [false, true]) func wideningTypes(fromSnapshot: Bool) throws {
+        let (fs, before) = try F.makeStore(checkpointed: fromSnapshot)
         let v2 = F.edit(F.v1, entity: "Author") {
             $0.attributes[1].type = .int32                           // age int16 → int32
             $0.attributes[2].type = .int64                           // rating int32 → int64

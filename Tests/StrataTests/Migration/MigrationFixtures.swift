@@ -85,12 +85,15 @@ enum MigrationFixtures {
         }
     }
 
-    /// Creates a v1 store on a fresh simulated disk, fills it, closes it.
-    static func makeStore(_ schema: Schema = v1, seed: UInt64 = 7) throws -> (SimulatedFileSystem, StoreDump) {
+    /// Creates a v1 store on a fresh simulated disk, fills it, closes it; with `checkpointed`,
+    /// after a checkpoint, so that the next open reads the rows from a snapshot (undecoded
+    /// chunks, which a migration maps without reading) rather than from the log.
+    static func makeStore(_ schema: Schema = v1, seed: UInt64 = 7, checkpointed: Bool = false) throws -> (SimulatedFileSystem, StoreDump) {
         let fs = SimulatedFileSystem()
         let store = try PersistentStore.open(at: directory, schema: schema, options: options(fs))
         try populate(store, seed: seed)
         let before = dump(store)
+        if checkpointed { try store.checkpoint() }
         try store.close()
         return (fs, before)
     }
