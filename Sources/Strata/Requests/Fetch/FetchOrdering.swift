@@ -39,13 +39,18 @@ extension FetchPlan {
             }
         } else if sort.count == 1, let fast = numericKeys(items, version: version, step: step) {
             guard let fast else { return nil }
-            let ascending = sort[0].ascending
-            indexes = fast.withUnsafeBufferPointer { fast in
-                IndexMergeSort.sorted(count: items.count, by: { a, b in
-                    let (x, y) = (fast[a], fast[b])
-                    if x != y { return ascending ? x < y : x > y }
-                    return items[a].primaryKey < items[b].primaryKey
-                }, step: step)
+            if Self.isInKeyOrder(items) {
+                // Equal values stay in key order: a radix sort of the keys' bits orders the
+                // matches as the comparison below.
+                indexes = IndexRadixSort.sorted(keys: fast, step: step)
+            } else {
+                indexes = fast.withUnsafeBufferPointer { fast in
+                    IndexMergeSort.sorted(count: items.count, by: { a, b in
+                        let (x, y) = (fast[a], fast[b])
+                        if x != y { return x < y }
+                        return items[a].primaryKey < items[b].primaryKey
+                    }, step: step)
+                }
             }
             if indexes == nil { return nil }
         } else {
@@ -106,14 +111,17 @@ extension FetchPlan {
     }
 
     /// For one numeric, date or bool sort key over store rows without nulls or NaN: the keys as
-    /// doubles (the fast path for sorting a million rows by a date), or `.some(nil)` when
-    /// `step` stopped the reading.
-    private func numericKeys(_ items: [FetchItem], version: StoreVersion, step: (Int) -> Bool) -> [Double]?? {
+    /// unsigned integers in the sort's order (`IndexPairSort.sortable(_:)` of each
+    /// value, complemented when descending: equal values stay equal, -0.0 and 0.0 among them),
+    /// the fast path for sorting a million rows by a date; or `.some(nil)` when `step`
+    /// stopped the reading.
+    private func numericKeys(_ items: [FetchItem], version: StoreVersion, step: (Int) -> Bool) -> [UInt64]?? {
         let property = layout.properties[sort[0].property]
         guard let type = property.type, type.isNumeric || type == .date || type == .bool else { return nil }
         if type.isInteger { return nil } // Int64 keys do not all fit a double exactly.
         let chunks = version.tables[layout.index].chunks
-        var keys: [Double] = []
+        let flip: UInt64 = sort[0].ascending ? 0 : .max
+        var keys: [UInt64] = []
         keys.reserveCapacity(items.count)
         // The sort column alone of each chunk (`someColumns`): sorting IDs by a date does not
         // decode the rows' other columns. Items come chunk by chunk, so one lookup per chunk.
@@ -132,8 +140,8 @@ extension FetchPlan {
                 // NaN has no place among plain doubles (`<` is false both ways): the general
                 // order, which puts it after every number, sorts such a column.
                 guard !v[r].isNaN else { return nil }
-                keys.append(v[r])
-            case .bool(let v): keys.append(v[r] ? 1 : 0)
+                keys.append(IndexPairSort.sortable(v[r]) ^ flip)
+            case .bool(let v): keys.append((v[r] ? 1 : 0) ^ flip)
             default: return nil
             }
             if (position + 1) % IndexMergeSort.stepLength == 0 && !step(IndexMergeSort.stepLength) { return .some(nil) }

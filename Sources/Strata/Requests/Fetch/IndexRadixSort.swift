@@ -1,0 +1,97 @@
+/// Sorting a fetch's matches by one number (a date, a double, a bool) without comparing
+/// them: a stable least-significant-digit radix sort of their indexes by the number's bits,
+/// 11 bits a pass over the span of the values (five passes for a million dates 30 s apart).
+/// The matches of a scan come in key order, so stability orders equal values by key, as the
+/// merge sort's comparison does. A comparison sort of a million shuffled dates spends most of
+/// its time on branches it mispredicts; this one has none on the data.
+///
+/// It reports the same work to `step` as ``IndexMergeSort`` would for as many indexes, spread
+/// over its passes, so that an asynchronous fetch's progress and cancellation behave alike.
+enum IndexRadixSort {
+    /// Indexes placed between two reports of work.
+    static let block = 2_048
+
+    /// The indexes `0..<keys.count` in ascending order of `keys`, equal keys in index order.
+    ///
+    /// - Parameter step: told the units of work done since its last call
+    ///   (``IndexMergeSort/work(count:)`` in all, at most ``IndexMergeSort/stepLength`` at
+    ///   once); returning `false` stops the sort.
+    /// - Returns: the sorted indexes, or `nil` when `step` stopped it.
+    /// - Complexity: O(n × ⌈b / 11⌉), b the bits of the largest key less the smallest; two
+    ///   arrays of `n` indexes, as the merge sort.
+    static func sorted(keys: [UInt64], step: (Int) -> Bool) -> [Int]? {
+        let n = keys.count
+        let total = IndexMergeSort.work(count: n)
+        var reported = 0
+        // Reports the work up to `done` of `all` parts of the total.
+        func report(_ done: Int, of all: Int) -> Bool {
+            let target = all == 0 ? total : Int((Double(total) * Double(done) / Double(all)).rounded(.down))
+            while reported < target {
+                let units = min(IndexMergeSort.stepLength, target - reported)
+                guard step(units) else { return false }
+                reported += units
+            }
+            return true
+        }
+        var order = Array(0..<n)
+        guard n > 1 else { return report(1, of: 1) ? order : nil }
+        var low = UInt64.max, high = UInt64.min
+        for key in keys {
+            low = min(low, key)
+            high = max(high, key)
+        }
+        let bits = UInt64.bitWidth - (high - low).leadingZeroBitCount
+        let digitBits = IndexPairSort.digitBits
+        let passes = (bits + digitBits - 1) / digitBits
+        guard passes > 0 else { return report(1, of: 1) ? order : nil }   // one value: index order
+        let buckets = 1 << digitBits, mask = UInt64(buckets - 1)
+        var scratch = [Int](repeating: 0, count: n)
+        var counts = [Int](repeating: 0, count: buckets)
+        for pass in 0..<passes {
+            let shift = UInt64(pass * digitBits)
+            let finished = keys.withUnsafeBufferPointer { keys in
+                counts.withUnsafeMutableBufferPointer { counts in
+                    order.withUnsafeBufferPointer { source in
+                        scratch.withUnsafeMutableBufferPointer { target -> Bool in
+                            // Each pass reads the indexes twice (counting, then placing):
+                            // both report their work, so that a cancellation waits for at
+                            // most one block of either.
+                            counts.update(repeating: 0)
+                            var i = 0
+                            while i < n {
+                                let end = min(i + block, n)
+                                while i < end {
+                                    counts[Int((keys[source[i]] &- low) >> shift & mask)] += 1
+                                    i += 1
+                                }
+                                if !report(2 * pass * n + end, of: 2 * passes * n) { return false }
+                            }
+                            var start = 0
+                            for b in 0..<buckets {
+                                let count = counts[b]
+                                counts[b] = start
+                                start += count
+                            }
+                            i = 0
+                            while i < n {
+                                let end = min(i + block, n)
+                                while i < end {
+                                    let index = source[i]
+                                    let b = Int((keys[index] &- low) >> shift & mask)
+                                    target[counts[b]] = index
+                                    counts[b] += 1
+                                    i += 1
+                                }
+                                if !report((2 * pass + 1) * n + end, of: 2 * passes * n) { return false }
+                            }
+                            return true
+                        }
+                    }
+                }
+            }
+            guard finished else { return nil }
+            swap(&order, &scratch)
+        }
+        return order
+    }
+}
