@@ -40,7 +40,7 @@ extension TableChunk {
                 // Columns decoded alone before (``someColumns(_:)``) are used as they are; the
                 // others are decoded (or made, through a migration's mapping) now.
                 let partial = partialSlot
-                let width = pending.mapping?.sources.count ?? source.tables[source.chunks[pending.index].table].columns.count
+                let width = columnCount(source)
                 let missing = partial.isEmpty ? [Bool](repeating: true, count: width) : partial.map { $0 == nil }
                 let made = missing.contains(true) ? try make(missing, from: source) : []
                 columns = (0..<width).map { partial.isEmpty || partial[$0] == nil ? made[$0]! : partial[$0]! }
@@ -105,7 +105,7 @@ extension TableChunk {
             if let box = decoded.load() { return .all(box) }
             // Not nil: the source is let go only after the columns were stored.
             let source = slot!
-            let width = pending.mapping?.sources.count ?? source.tables[source.chunks[pending.index].table].columns.count
+            let width = columnCount(source)
             var found = partial.isEmpty ? [ColumnChunk?](repeating: nil, count: width) : partial
             var mask = [Bool](repeating: false, count: width)
             var missing = false
@@ -126,6 +126,15 @@ extension TableChunk {
             }
             return .some(found)
         }
+    }
+
+    /// How many columns this chunk has, which `source` stores: those of its migration's
+    /// table, or else those of the stored table.
+    ///
+    /// - Precondition: the chunk was loaded from a snapshot (``pending`` is set).
+    func columnCount(_ source: SnapshotChunkSource) -> Int {
+        let pending = pending.unsafelyUnwrapped
+        return pending.mapping?.sources.count ?? source.tables[source.chunks[pending.index].table].columns.count
     }
 
     /// Columns of this chunk's shape (its migration's table, or else the stored one of

@@ -45,7 +45,7 @@ extension TableChunk {
             bounds.nullCount = stats.range == nil && stats.nullCount >= count ? kept : max(0, stats.nullCount - rows.count)
             return bounds
         })
-        let width = pending.mapping?.sources.count ?? source.tables[source.chunks[pending.index].table].columns.count
+        let width = columnCount(source)
         var partial = [ColumnChunk?](repeating: nil, count: width)
         partial[EntityLayout.primaryKeyColumn] = column
         let next = PendingDecode(index: pending.index, damage: pending.damage, lock: pending.lock, removed: stored,

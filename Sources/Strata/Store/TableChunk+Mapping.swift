@@ -20,9 +20,7 @@ extension TableChunk {
         }
         // A footer without statistics for every stored column (none in this format, but the
         // mapping needs them all): decoded and mapped by the caller.
-        guard let (source, partial) = taken,
-              footerStatistics.count == source.tables[source.chunks[pending.index].table].columns.count
-                || pending.mapping.map({ footerStatistics.count == $0.sources.count }) == true else { return nil }
+        guard let (source, partial) = taken, footerStatistics.count == columnCount(source) else { return nil }
         let whole: ChunkColumnMapping
         if let earlier = pending.mapping {
             if let cached = composed[ObjectIdentifier(earlier)] {
