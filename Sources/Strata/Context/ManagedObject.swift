@@ -210,6 +210,15 @@ public final class ManagedObject: CustomStringConvertible {
         }
     }
 
+    /// The committed value of the stored property at `property`, read in place in the row
+    /// (the values must be loaded, after ``fireFault()``): nothing of the row is copied out,
+    /// where reading through ``committedRow`` copied it (a retain and release of its chunk
+    /// and column list per read).
+    func committedValue(at property: Int) -> AttributeValue {
+        precondition(rowState == .committed, "the committed values of a fault")
+        return row[property]
+    }
+
     /// Changes one committed value in place (the values must be loaded): an inserted object's
     /// change, or a saved change folded into the values.
     func setCommittedValue(_ property: Int, _ value: AttributeValue) {
