@@ -297,11 +297,19 @@ public final class ManagedObject: CustomStringConvertible {
     /// An object of its context's store, of the entity at `layoutIndex`, registered under
     /// `registryEntity` (the layout index, or a negative number for an ID the store cannot
     /// resolve): its ID is made of the store's ID and the entity's name.
-    init(primaryKey: Int64, layoutIndex: Int, registryEntity: Int, context: ObjectContext, lifecycle: Lifecycle) {
+    convenience init(primaryKey: Int64, layoutIndex: Int, registryEntity: Int, context: ObjectContext, lifecycle: Lifecycle) {
+        self.init(primaryKey: primaryKey, layoutIndex: layoutIndex, registryEntity: registryEntity,
+                  lifetime: context.lifetime, lifecycle: lifecycle)
+    }
+
+    /// ``init(primaryKey:layoutIndex:registryEntity:context:lifecycle:)`` given the context's
+    /// `lifetime`: a caller making objects in the registry's slot does not capture (and
+    /// retain) the context for it.
+    init(primaryKey: Int64, layoutIndex: Int, registryEntity: Int, lifetime: ContextLifetime, lifecycle: Lifecycle) {
         self.primaryKey = primaryKey
         layoutIndexStorage = Int32(layoutIndex)
         self.registryEntity = Int32(registryEntity)
-        lifetime = context.lifetime
+        self.lifetime = lifetime
         self.lifecycle = lifecycle
     }
 
