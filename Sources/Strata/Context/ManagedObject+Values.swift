@@ -11,7 +11,9 @@ extension ManagedObject {
     public func value(forKey key: String) throws(StrataError) -> AttributeValue {
         let context = try requireContext()
         let property = try context.propertyIndex(key, in: self)
-        return try currentValue(property)
+        if let change = pending[property] { return change }
+        try fireFault(in: context)
+        return committedValue(at: property)
     }
 
     /// Sets an attribute (type-checked against the schema), or a to-one relationship given
@@ -107,7 +109,7 @@ extension ManagedObject {
     func currentValue(_ property: Int) throws(StrataError) -> AttributeValue {
         if let change = pending[property] { return change }
         try fireFault()
-        return committedRow[property]
+        return committedValue(at: property)
     }
 
     func setPending(_ property: Int, _ value: AttributeValue) throws(StrataError) {
@@ -136,7 +138,14 @@ extension ManagedObject {
     /// Loads the row from the store's newest version if the object is a fault.
     func fireFault() throws(StrataError) {
         guard !hasCommittedValues else { return }
-        let context = try requireContext()
+        try fireFault(in: try requireContext())
+    }
+
+    /// ``fireFault()`` for a caller that has just checked, with ``requireContext()``, that the
+    /// object is usable and got its `context` (one check and one retain of the context less
+    /// per read).
+    func fireFault(in context: ObjectContext) throws(StrataError) {
+        guard !hasCommittedValues else { return }
         // A hint never holds a chunk's placeholder columns: the fetches that make them
         // (`FetchPlaces`) check the damage after their scan, which decoded every chunk they
         // point at, and a prefetch stops at the first chunk that fails (`loadPrefetched`).

@@ -210,6 +210,15 @@ public final class ManagedObject: CustomStringConvertible {
         }
     }
 
+    /// The committed value of the stored property at `property`, read in place in the row
+    /// (the values must be loaded, after ``fireFault()``): nothing of the row is copied out,
+    /// where reading through ``committedRow`` copied it (a retain and release of its chunk
+    /// and column list per read).
+    func committedValue(at property: Int) -> AttributeValue {
+        precondition(rowState == .committed, "the committed values of a fault")
+        return row[property]
+    }
+
     /// Changes one committed value in place (the values must be loaded): an inserted object's
     /// change, or a saved change folded into the values.
     func setCommittedValue(_ property: Int, _ value: AttributeValue) {
@@ -288,11 +297,19 @@ public final class ManagedObject: CustomStringConvertible {
     /// An object of its context's store, of the entity at `layoutIndex`, registered under
     /// `registryEntity` (the layout index, or a negative number for an ID the store cannot
     /// resolve): its ID is made of the store's ID and the entity's name.
-    init(primaryKey: Int64, layoutIndex: Int, registryEntity: Int, context: ObjectContext, lifecycle: Lifecycle) {
+    convenience init(primaryKey: Int64, layoutIndex: Int, registryEntity: Int, context: ObjectContext, lifecycle: Lifecycle) {
+        self.init(primaryKey: primaryKey, layoutIndex: layoutIndex, registryEntity: registryEntity,
+                  lifetime: context.lifetime, lifecycle: lifecycle)
+    }
+
+    /// ``init(primaryKey:layoutIndex:registryEntity:context:lifecycle:)`` given the context's
+    /// `lifetime`: a caller making objects in the registry's slot does not capture (and
+    /// retain) the context for it.
+    init(primaryKey: Int64, layoutIndex: Int, registryEntity: Int, lifetime: ContextLifetime, lifecycle: Lifecycle) {
         self.primaryKey = primaryKey
         layoutIndexStorage = Int32(layoutIndex)
         self.registryEntity = Int32(registryEntity)
-        lifetime = context.lifetime
+        self.lifetime = lifetime
         self.lifecycle = lifecycle
     }
 

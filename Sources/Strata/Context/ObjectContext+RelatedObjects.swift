@@ -26,25 +26,31 @@ extension ObjectContext {
         let places = keys.map { cursor.place(of: $0) }
         try store.snapshotDamage.check()
         let columns = store.layouts[destination].columnAccess
-        var objects: [ManagedObject] = []
-        objects.reserveCapacity(keys.count)
-        // The chunk of the last place, with its row versions (most places share a chunk).
-        var current: (index: Int, chunk: TableChunk, versions: [Int64])?
-        for (key, place) in zip(keys, places) {
-            let related = self.object(layoutIndex: destination, primaryKey: key)
-            guard related.lifecycle != .deleted, related.lifecycle != .invalid else { continue }
-            if let place, related.holdsNoRow, related.lifecycle == .persisted {
-                if current?.index != place.chunk {
-                    let chunk = table.chunks[place.chunk]
-                    current = (place.chunk, chunk, chunk.versions)
+        // Written in place into a buffer of the right size: appending checked the array's
+        // uniqueness and capacity for every object.
+        return [ManagedObject](unsafeUninitializedCapacity: keys.count) { objects, count in
+            // The chunk of the last place, with its row versions (most places share a chunk),
+            // in plain variables: read out of a tuple, the chunk and its versions were retained
+            // and released for every object.
+            var chunkIndex = -1
+            var chunk: TableChunk?
+            var versions: [Int64] = []
+            for position in keys.indices {
+                let related = self.object(layoutIndex: destination, primaryKey: keys[position])
+                guard related.lifecycle != .deleted, related.lifecycle != .invalid else { continue }
+                if let place = places[position], related.holdsNoRow, related.lifecycle == .persisted {
+                    if chunkIndex != place.chunk {
+                        chunkIndex = place.chunk
+                        chunk = table.chunks[place.chunk]
+                        versions = chunk.unsafelyUnwrapped.versions
+                    }
+                    related.giveHint(FaultHint(row: RowValues(chunk: chunk.unsafelyUnwrapped, row: place.row, columns: columns),
+                                               rowVersion: UInt64(bitPattern: versions[place.row]), fetchedLSN: version.lsn), in: self)
                 }
-                let (_, chunk, versions) = current.unsafelyUnwrapped
-                related.giveHint(FaultHint(row: RowValues(chunk: chunk, row: place.row, columns: columns),
-                                           rowVersion: UInt64(bitPattern: versions[place.row]), fetchedLSN: version.lsn), in: self)
+                (objects.baseAddress.unsafelyUnwrapped + count).initialize(to: related)
+                count += 1
             }
-            objects.append(related)
         }
-        return objects
     }
 
     /// The primary keys of `table`'s rows whose `property` (a to-one key) is `target`,

@@ -214,11 +214,15 @@ public final class ObjectContext: @unchecked Sendable {
     func object(layoutIndex index: Int, primaryKey: Int64) -> ManagedObject {
         let key = RegistryKey(entity: index, primaryKey: primaryKey)
         sweepRegistryIfDue()
+        // The closure captures the lifetime unretained (the context holds it), not the
+        // context: capturing the context retained and released it twice per object.
+        let lifetime = Unmanaged.passUnretained(self.lifetime)
         return registry.withSlot(key) { slot in
             // Held by the registry alone: nobody can tell it from a new fault, so it becomes one.
             if isKnownUniquelyReferenced(&slot) { slot.unsafelyUnwrapped.becomeFreshFault() }
             if let existing = slot { return existing }
-            let object = ManagedObject(primaryKey: primaryKey, layoutIndex: index, registryEntity: index, context: self, lifecycle: .persisted)
+            let object = ManagedObject(primaryKey: primaryKey, layoutIndex: index, registryEntity: index,
+                                       lifetime: lifetime.takeUnretainedValue(), lifecycle: .persisted)
             slot = object
             return object
         }

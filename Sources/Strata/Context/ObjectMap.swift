@@ -41,13 +41,19 @@ struct ObjectMap {
             var none: ManagedObject?
             return body(&none)
         }
-        let slot = page.slots + Int(key.primaryKey & ObjectPage.mask)
+        // The page is not retained: it is the entity's last-used one now, which the map holds
+        // and `noteSlot` never drops, and `body` does not use the map (nor does an object
+        // released in it), so nothing lets go of the page during the call.
+        let offset = Int(key.primaryKey & ObjectPage.mask)
+        let slot = page._withUnsafeGuaranteedRef { $0.slots } + offset
         let had = slot.pointee != nil
         let result = body(&slot.pointee)
         let has = slot.pointee != nil
         if had != has {
-            if has { page.noteFilled(Int(key.primaryKey & ObjectPage.mask)) }
-            noteSlot(filled: has, in: page, entity: key.entity, number: key.primaryKey >> ObjectPage.shift)
+            page._withUnsafeGuaranteedRef { page in
+                if has { page.noteFilled(offset) }
+                noteSlot(filled: has, in: page, entity: key.entity, number: key.primaryKey >> ObjectPage.shift)
+            }
         }
         return result
     }
@@ -116,12 +122,14 @@ struct ObjectMap {
         return result
     }
 
-    private mutating func page(entity: Int, number: Int64, create: Bool) -> ObjectPage? {
+    /// The page of `entity` numbered `number` (made when `create`), which becomes the
+    /// entity's last-used one; unretained, since the map holds it (see ``withSlot(_:create:_:)``).
+    private mutating func page(entity: Int, number: Int64, create: Bool) -> Unmanaged<ObjectPage>? {
         if entity >= entities.count {
             guard create else { return nil }
             entities.append(contentsOf: repeatElement(Pages(), count: entity - entities.count + 1))
         }
-        if entities[entity].lastNumber == number, let last = entities[entity].last { return last }
+        if entities[entity].lastNumber == number, let last = entities[entity].last { return Unmanaged.passUnretained(last) }
         let page: ObjectPage
         if let existing = entities[entity].byNumber[number] {
             page = existing
@@ -132,7 +140,7 @@ struct ObjectMap {
         }
         entities[entity].lastNumber = number
         entities[entity].last = page
-        return page
+        return Unmanaged.passUnretained(page)
     }
 
     private mutating func noteSlot(filled: Bool, in page: ObjectPage, entity: Int, number: Int64) {

@@ -1,3 +1,5 @@
+internal import StrataStorage
+
 /// An object's stored property values: its row as last read from the store, or, for an
 /// object inserted in its context, its values as set so far.
 ///
@@ -33,7 +35,7 @@ struct RowValues {
             case .values(let values):
                 return values[property]
             case .stored(let chunk, let row, let columns):
-                return chunk.value(at: row, columns[property])
+                return Self.storedValue(chunk, row: row, columns[property])
             }
         }
         set {
@@ -68,6 +70,19 @@ struct RowValues {
         switch storage {
         case .values(let values): return values
         case .stored(let chunk, let row, let columns): return Self.decode(chunk: chunk, row: row, columns: columns)
+        }
+    }
+
+    /// The value at `row` of `chunk`'s column `access`, read without counting a reference to
+    /// the chunk's decoded columns: the caller holds `chunk`, which holds them (set once,
+    /// never replaced) for as long as it lives. The column is read through a pointer into
+    /// their array (``ColumnChunk/value(in:at:type:)``), not copied out of it whole.
+    @inline(__always)
+    private static func storedValue(_ chunk: TableChunk, row: Int, _ access: EntityLayout.ColumnAccess) -> AttributeValue {
+        Unmanaged.passUnretained(chunk.loaded)._withUnsafeGuaranteedRef { decoded in
+            decoded.columns.withUnsafeBufferPointer { columns in
+                ColumnChunk.value(in: columns.baseAddress.unsafelyUnwrapped + access.column, at: row, type: access.type)
+            }
         }
     }
 

@@ -34,6 +34,32 @@ extension ColumnChunk {
         }
     }
 
+    /// ``value(at:type:)`` of the column at `column`, which the caller keeps alive and
+    /// unchanged. A string is decoded straight from the column's byte buffers, and the
+    /// column's values are copied out once (``value(at:type:)`` copies the whole column:
+    /// its validity map too, one retain and release more per read).
+    @inline(__always)
+    static func value(in column: UnsafePointer<ColumnChunk>, at row: Int, type: AttributeType?) -> AttributeValue {
+        guard type == .string, case .bytes = column.pointee.values else { return column.pointee.value(at: row, type: type) }
+        if let validity = column.pointee.validity, !validity[row] { return .null }
+        return .string(string(in: column.pointee.values, at: row))
+    }
+
+    /// Row `row` of a byte column, decoded as UTF-8 from the column's buffers in place (no
+    /// slice of them is made); `""` for a column of another kind.
+    @inline(__always)
+    private static func string(in values: borrowing ColumnValues, at row: Int) -> String {
+        switch values {
+        case .bytes(let bytes):
+            bytes.offsets.withUnsafeBufferPointer { offsets in
+                bytes.data.withUnsafeBufferPointer {
+                    String(decoding: UnsafeBufferPointer(rebasing: $0[Int(offsets[row])..<Int(offsets[row + 1])]), as: UTF8.self)
+                }
+            }
+        default: ""
+        }
+    }
+
     /// An empty column of `kind`, optionally with a validity map.
     static func empty(_ kind: ColumnKind) -> ColumnChunk {
         switch kind {

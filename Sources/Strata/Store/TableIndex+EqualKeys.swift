@@ -12,6 +12,11 @@ extension TableIndex {
         let (low, high) = leafBounds(of: range)
         guard low <= high else { return [] }
         var keys: [Int64] = []
+        // Room for every entry of the leaves in bounds, reserved once: grown leaf by leaf, the
+        // array was reallocated and moved two or three times per call.
+        var capacity = 0
+        for position in low...high { capacity += leaves[position].count }
+        keys.reserveCapacity(capacity)
         for position in low...high {
             let leaf = leaves[position]
             guard case .integers(let values) = leaf.values else {
