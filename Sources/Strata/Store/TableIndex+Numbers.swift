@@ -10,14 +10,18 @@ extension TableIndex {
         let integers = access.type.map(\.isInteger) ?? true
         guard integers || access.type == .date || access.type == .double else { return nil }
         let rows = chunks.reduce(0) { $0 + $1.count }
-        // The keys and the indexed column alone of a chunk not decoded yet.
+        // The keys and the indexed column alone of a chunk not decoded yet; but the whole chunk
+        // for a to-one key, whose index serves a to-many relationship's reads: they fault in
+        // the rows it finds, which would decode each chunk (and decompress it) a second time.
         let read = [EntityLayout.primaryKeyColumn, access.column]
+        let whole = access.type == nil
+        func chunkColumns(_ chunk: TableChunk) -> ChunkColumns { whole ? .all(chunk.loaded) : chunk.someColumns(read) }
         var nils: [IndexEntry] = []
         if integers {
             var pairs: [(value: Int64, key: Int64)] = []
             pairs.reserveCapacity(rows)
             for chunk in chunks {
-                let columns = chunk.someColumns(read), column = columns[access.column], keys = columns.primaryKeys
+                let columns = chunkColumns(chunk), column = columns[access.column], keys = columns.primaryKeys
                 guard case .int64(let values) = column.values, values.count == keys.count else { return nil }
                 for row in keys.indices {
                     if let validity = column.validity, !validity[row] {
@@ -38,7 +42,7 @@ extension TableIndex {
         var pairs: [(value: Double, key: Int64)] = []
         pairs.reserveCapacity(rows)
         for chunk in chunks {
-            let columns = chunk.someColumns(read), column = columns[access.column], keys = columns.primaryKeys
+            let columns = chunkColumns(chunk), column = columns[access.column], keys = columns.primaryKeys
             guard case .double(let values) = column.values, values.count == keys.count else { return nil }
             for row in keys.indices {
                 if let validity = column.validity, !validity[row] {
