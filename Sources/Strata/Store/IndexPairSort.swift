@@ -41,27 +41,60 @@ enum IndexPairSort {
         var counts = [Int](repeating: 0, count: buckets)
         var shift = 0
         while shift < bits {
+            let digitShift = UInt64(shift)
             counts.withUnsafeMutableBufferPointer { counts in
                 pairs.withUnsafeBufferPointer { source in
                     scratch.withUnsafeMutableBufferPointer { target in
-                        counts.update(repeating: 0)
-                        for i in 0..<n { counts[Int((sortable(source[i].value) &- low) >> UInt64(shift) & mask)] += 1 }
-                        var start = 0
-                        for b in 0..<buckets {
-                            let count = counts[b]
-                            counts[b] = start
-                            start += count
-                        }
-                        for i in 0..<n {
-                            let b = Int((sortable(source[i].value) &- low) >> UInt64(shift) & mask)
-                            target[counts[b]] = source[i]
-                            counts[b] += 1
-                        }
+                        _ = countingPass(source, into: target, counts: counts, block: n,
+                                         digit: { Int((sortable($0.value) &- low) >> digitShift & mask) }, done: { _ in true })
                     }
                 }
             }
             swap(&pairs, &scratch)
             shift += digitBits
+        }
+        return true
+    }
+
+    /// One pass of a stable counting sort: `source` placed into `target` in the order of
+    /// `digit` (each in `0..<counts.count`), equal digits in their order in `source`.
+    /// Counting and placing each go in blocks of `block` elements; after each block `done` is
+    /// told the elements handled so far in the pass (counting handles the first
+    /// `source.count`, placing the next), and returning `false` stops the pass.
+    ///
+    /// - Returns: `false` when `done` stopped it.
+    @inline(__always)
+    static func countingPass<Element>(_ source: UnsafeBufferPointer<Element>, into target: UnsafeMutableBufferPointer<Element>,
+                                      counts: UnsafeMutableBufferPointer<Int>, block: Int, digit: (Element) -> Int,
+                                      done: (Int) -> Bool) -> Bool {
+        let n = source.count
+        counts.update(repeating: 0)
+        var i = 0
+        while i < n {
+            let end = min(i + block, n)
+            while i < end {
+                counts[digit(source[i])] += 1
+                i += 1
+            }
+            if !done(end) { return false }
+        }
+        var start = 0
+        for b in counts.indices {
+            let count = counts[b]
+            counts[b] = start
+            start += count
+        }
+        i = 0
+        while i < n {
+            let end = min(i + block, n)
+            while i < end {
+                let element = source[i]
+                let b = digit(element)
+                target[counts[b]] = element
+                counts[b] += 1
+                i += 1
+            }
+            if !done(n + end) { return false }
         }
         return true
     }

@@ -49,42 +49,15 @@ enum IndexRadixSort {
         var counts = [Int](repeating: 0, count: buckets)
         for pass in 0..<passes {
             let shift = UInt64(pass * digitBits)
+            // Each pass reads the indexes twice (counting, then placing): both report their
+            // work, so that a cancellation waits for at most one block of either.
             let finished = keys.withUnsafeBufferPointer { keys in
                 counts.withUnsafeMutableBufferPointer { counts in
                     order.withUnsafeBufferPointer { source in
-                        scratch.withUnsafeMutableBufferPointer { target -> Bool in
-                            // Each pass reads the indexes twice (counting, then placing):
-                            // both report their work, so that a cancellation waits for at
-                            // most one block of either.
-                            counts.update(repeating: 0)
-                            var i = 0
-                            while i < n {
-                                let end = min(i + block, n)
-                                while i < end {
-                                    counts[Int((keys[source[i]] &- low) >> shift & mask)] += 1
-                                    i += 1
-                                }
-                                if !report(2 * pass * n + end, of: 2 * passes * n) { return false }
-                            }
-                            var start = 0
-                            for b in 0..<buckets {
-                                let count = counts[b]
-                                counts[b] = start
-                                start += count
-                            }
-                            i = 0
-                            while i < n {
-                                let end = min(i + block, n)
-                                while i < end {
-                                    let index = source[i]
-                                    let b = Int((keys[index] &- low) >> shift & mask)
-                                    target[counts[b]] = index
-                                    counts[b] += 1
-                                    i += 1
-                                }
-                                if !report((2 * pass + 1) * n + end, of: 2 * passes * n) { return false }
-                            }
-                            return true
+                        scratch.withUnsafeMutableBufferPointer { target in
+                            IndexPairSort.countingPass(source, into: target, counts: counts, block: block,
+                                                       digit: { Int((keys[$0] &- low) >> shift & mask) },
+                                                       done: { report(2 * pass * n + $0, of: 2 * passes * n) })
                         }
                     }
                 }
