@@ -252,6 +252,19 @@ public final class ObjectContext: @unchecked Sendable {
         }
     }
 
+    /// Empties `objects`, last first, letting go of each and dropping it from the registry
+    /// when only the registry then holds it: ``releaseUnused(_:)`` for a list whose objects
+    /// hold none of each other (an object's count must not fall after its turn).
+    func releaseUnused(taking objects: inout [ManagedObject]) {
+        while let object = objects.popLast() {
+            let key = object.registryKey
+            _ = consume object
+            registry.withSlot(key, create: false) { slot in
+                if isKnownUniquelyReferenced(&slot) { slot = nil }
+            }
+        }
+    }
+
     /// The smallest registry size that triggers a sweep.
     static let minimumSweepThreshold = 4096
 

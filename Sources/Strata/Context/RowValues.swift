@@ -75,12 +75,14 @@ struct RowValues {
 
     /// The value at `row` of `chunk`'s column `access`, read without counting a reference to
     /// the chunk's decoded columns: the caller holds `chunk`, which holds them (set once,
-    /// never replaced) for as long as it lives. The column is read through a pointer into
-    /// their array (``ColumnChunk/value(in:at:type:)``), not copied out of it whole.
+    /// never replaced) for as long as it lives. A string is read from the column's buffers
+    /// in place (``DecodedColumns/string(column:row:)``); another value through a pointer
+    /// into their array (``ColumnChunk/value(in:at:type:)``), not copied out of it whole.
     @inline(__always)
     private static func storedValue(_ chunk: TableChunk, row: Int, _ access: EntityLayout.ColumnAccess) -> AttributeValue {
-        Unmanaged.passUnretained(chunk.loaded)._withUnsafeGuaranteedRef { decoded in
-            decoded.columns.withUnsafeBufferPointer { columns in
+        chunk.withLoaded { decoded in
+            if access.type == .string, let string = decoded.string(column: access.column, row: row) { return string }
+            return decoded.columns.withUnsafeBufferPointer { columns in
                 ColumnChunk.value(in: columns.baseAddress.unsafelyUnwrapped + access.column, at: row, type: access.type)
             }
         }

@@ -24,6 +24,16 @@ struct OnceSlot<Object: AnyObject & Sendable>: ~Copyable, Sendable {
         return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
     }
 
+    /// The object without a reference count, or `nil` before it is stored: for a caller
+    /// that keeps the slot's owner alive while it uses the object (through
+    /// `_withUnsafeGuaranteedRef`), so that a read counts no reference.
+    @inline(__always)
+    func loadUnmanaged() -> Unmanaged<Object>? {
+        let bits = address.load(ordering: .acquiring)
+        guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
+        return Unmanaged<Object>.fromOpaque(pointer)
+    }
+
     /// Stores `object` unless one is stored already, and returns the stored one (the first
     /// that was stored, whoever stored it).
     @discardableResult

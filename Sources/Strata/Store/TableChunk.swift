@@ -84,9 +84,19 @@ final class TableChunk: @unchecked Sendable {
     /// The version (LSN of the last change) of each row.
     var versions: [Int64] { loaded.versions }
 
-    /// The version of the row at `row`.
+    /// The version of the row at `row`, read without counting a reference to the decoded
+    /// columns (a fetch reads one per result it hands out).
     func version(at row: Int) -> UInt64 {
-        UInt64(bitPattern: loaded.versions[row])
+        withLoaded { decoded in decoded.versions.withUnsafeBufferPointer { UInt64(bitPattern: $0[row]) } }
+    }
+
+    /// Calls `body` with the decoded columns (decoded now if this is the first read) without
+    /// counting a reference to them: the chunk holds them, set once and never replaced, for
+    /// as long as it lives, and the caller holds the chunk.
+    @inline(__always)
+    func withLoaded<Result>(_ body: (DecodedColumns) -> Result) -> Result {
+        if let decoded = decoded.loadUnmanaged() { return decoded._withUnsafeGuaranteedRef(body) }
+        return body(decodeNow())
     }
 
     /// The row index of `key`, or `nil`.
@@ -115,10 +125,58 @@ final class DecodedColumns: Sendable {
     let columns: [ColumnChunk]
     let primaryKeys: [Int64]
     let versions: [Int64]
+    /// The buffers of each byte column (`nil` for a column of another kind), so that a
+    /// string is read with no reference counted (see ``string(column:row:)``).
+    private let byteColumns: [ByteColumnBuffers?]
 
     init(_ columns: [ColumnChunk]) {
         self.columns = columns
         if case .int64(let keys) = columns[EntityLayout.primaryKeyColumn].values { primaryKeys = keys } else { primaryKeys = [] }
         if case .int64(let v) = columns[EntityLayout.versionColumn].values { versions = v } else { versions = [] }
+        byteColumns = columns.map { column in
+            guard case .bytes(let bytes) = column.values else { return nil }
+            return ByteColumnBuffers(offsets: bytes.offsets, data: bytes.data, validity: column.validity)
+        }
+    }
+
+    /// Row `row` of the byte column at `column` decoded as UTF-8 (`.null` where the row is
+    /// null), or `nil` when that column holds another kind. Nothing is copied or counted:
+    /// the buffers are read through the columns' own references, which live as long as
+    /// these columns do (a read through ``ColumnChunk`` copied the column's values out,
+    /// counting a reference to each of its buffers).
+    @inline(__always)
+    func string(column: Int, row: Int) -> AttributeValue? {
+        byteColumns.withUnsafeBufferPointer { columns in
+            guard let buffers = columns[column] else { return nil }
+            return Unmanaged.passUnretained(buffers)._withUnsafeGuaranteedRef { $0.string(at: row) }
+        }
+    }
+}
+
+/// A byte column's buffers, as constants of one object: read through a reference the
+/// reader does not count, they are borrowed in place.
+final class ByteColumnBuffers: Sendable {
+    /// `offsets[i]..<offsets[i + 1]` is row `i`'s bytes.
+    let offsets: [UInt32]
+    /// Every row's bytes, concatenated.
+    let data: [UInt8]
+    /// `validity[i]` is `false` where row `i` is null; `nil` when no row is.
+    let validity: [Bool]?
+
+    init(offsets: [UInt32], data: [UInt8], validity: [Bool]?) {
+        self.offsets = offsets
+        self.data = data
+        self.validity = validity
+    }
+
+    /// Row `row` decoded as UTF-8, or `.null`.
+    @inline(__always)
+    func string(at row: Int) -> AttributeValue {
+        if let validity, !validity[row] { return .null }
+        return offsets.withUnsafeBufferPointer { offsets in
+            data.withUnsafeBufferPointer {
+                .string(String(decoding: UnsafeBufferPointer(rebasing: $0[Int(offsets[row])..<Int(offsets[row + 1])]), as: UTF8.self))
+            }
+        }
     }
 }

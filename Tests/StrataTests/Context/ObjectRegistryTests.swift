@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StrataTestSupport
 @testable import Strata
 
 /// The context's registry: it holds objects strongly, but one that only the context holds
@@ -69,6 +70,42 @@ import Testing
                 #expect(reader.registry.count == 1, "only the object still held stays registered")
                 #expect(reader.registeredObjects.map(\.objectID) == [kept!.objectID])
             }
+        }
+    }
+
+    /// Results that prefetch a relationship to their own entity: everyone's manager comes
+    /// last, so were the others to hold it as prefetched, it would still be held when the
+    /// results, released from the end, reach it. Every object must leave the registry.
+    @Test func releasingResultsThatPrefetchEachOtherReleasesThemAll() throws {
+        let schema = try Schema {
+            Entity("Employee") {
+                Attribute("name", .string)
+                Relationship("manager", to: "Employee", inverse: "reports")
+                Relationship("reports", to: "Employee", inverse: "manager", toMany: true)
+            }
+        }
+        let fixture = try StoreFixture(schema)
+        defer { fixture.remove() }
+        let writer = fixture.context()
+        try writer.performAndWait { () throws in
+            let employees = try (0..<10).map { i throws in
+                let employee = try writer.insert("Employee")
+                try employee.setValue(.string("e\(i)"), forKey: "name")
+                return employee
+            }
+            for employee in employees.dropLast() { try employee.setObject(employees[9], forKey: "manager") }
+            try writer.save()
+        }
+        let reader = fixture.context()
+        try reader.performAndWait { () throws in
+            do {
+                var request = FetchRequest(entityName: "Employee", sortKeys: [SortKey("name")])
+                request.relationshipKeyPathsForPrefetching = ["manager"]
+                let results = try reader.fetch(request)
+                #expect(try results.map { try $0.string("name") } == (0..<10).map { "e\($0)" })
+                #expect(reader.registry.count == 10)
+            }
+            #expect(reader.registry.count == 0, "every object leaves the registry with the results")
         }
     }
 

@@ -53,29 +53,73 @@ public struct FetchedResults: RandomAccessCollection {
         /// The results' IDs as the fetch made them; dropped (`nil`) once every object is made
         /// and kept in ``all``, whose objects then give them (8 to 16 bytes a result).
         var ids: IDs?
-        /// Every object, when there is no batch size.
-        var all: [ManagedObject] = []
+        /// How many results there are.
+        let count: Int
+        /// Every object, when there is no batch size. No run-time exclusivity check: the
+        /// results are used on their context's queue only, and no access to it overlaps
+        /// another (reading an object from it checked, a tenth of reading a million results).
+        @exclusivity(unchecked) var all: [ManagedObject] = []
         var batchIndex = -1
         var batch: [ManagedObject] = []
         /// The relationships to prefetch for each object made (``FetchRequest/relationshipKeyPathsForPrefetching``).
         var prefetch: [[PrefetchStep]] = []
 
-        init(context: ObjectContext, batchSize: Int, loadValues: Bool, layoutIndex: Int?, places: FetchPlaces?) {
+        init(context: ObjectContext, count: Int, batchSize: Int, loadValues: Bool, layoutIndex: Int?, places: FetchPlaces?) {
             self.context = context
+            self.count = count
             self.batchSize = batchSize
             self.loadValues = loadValues
             self.layoutIndex = layoutIndex
             self.places = places
         }
 
-        /// The object of the result at `position`, whose ID is `id`.
-        func object(at position: Int, id: ObjectID) -> ManagedObject {
-            let object = layoutIndex.map { context.object(layoutIndex: $0, id: id) } ?? context.object(with: id)
+        /// Makes the objects of the results at `positions`, in order, calling `body` with
+        /// each. What every object needs (the IDs, the places, the context) is read once for
+        /// the run, not once per object: reading them from this class's properties for each
+        /// object retained and released each of their buffers.
+        @inline(__always)
+        func makeObjects(_ positions: Range<Int>, _ body: (_ position: Int, _ object: ManagedObject) -> Void) {
+            guard let ids, !positions.isEmpty else { return }
+            let context = context
+            let places = places
+            switch (ids, layoutIndex) {
+            case (.keys(let keys, _), let layoutIndex?):
+                keys.withUnsafeBufferPointer { keys in
+                    for position in positions {
+                        let object = context.object(layoutIndex: layoutIndex, primaryKey: keys[position])
+                        prepare(object, at: position, places: places, in: context)
+                        body(position, object)
+                    }
+                }
+            default:
+                for position in positions {
+                    let id = ids[position]
+                    let object = layoutIndex.map { context.object(layoutIndex: $0, id: id) } ?? context.object(with: id)
+                    prepare(object, at: position, places: places, in: context)
+                    body(position, object)
+                }
+            }
+        }
+
+        /// Gives a new fault the place the fetch found its row, and loads it when the
+        /// request wants values.
+        @inline(__always)
+        private func prepare(_ object: ManagedObject, at position: Int, places: FetchPlaces?, in context: ObjectContext) {
             if let places, object.holdsNoRow, object.lifecycle == .persisted, let hint = places.hint(at: position) {
                 object.giveHint(hint, in: context)
             }
             if loadValues { try? object.fireFault() }
-            return object
+        }
+
+        /// The objects of the results at `positions`, in order.
+        func objects(_ positions: Range<Int>) -> [ManagedObject] {
+            Array(unsafeUninitializedCapacity: positions.count) { buffer, made in
+                guard let base = buffer.baseAddress else { return }
+                makeObjects(positions) { position, object in
+                    (base + made).initialize(to: object)
+                    made += 1
+                }
+            }
         }
 
         /// Replaces the current batch, letting the context release the objects of the one
@@ -103,6 +147,16 @@ public struct FetchedResults: RandomAccessCollection {
         }
 
         deinit {
+            // On the queue: each object is let go and, when only the registry still holds it,
+            // dropped from the registry, in one pass (no list of keys is made, and each object
+            // is touched once, while it is in the cache). No result holds another (a prefetch
+            // keeps only objects of other entities: ``ObjectContext/prefetch(_:of:)``), so no
+            // object's count falls after its turn.
+            if context.isOnQueue {
+                context.releaseUnused(taking: &all)
+                context.releaseUnused(taking: &batch)
+                return
+            }
             var keys: [RegistryKey] = []
             keys.reserveCapacity(all.count + batch.count)
             for object in all { keys.append(object.registryKey) }
@@ -143,13 +197,13 @@ public struct FetchedResults: RandomAccessCollection {
     /// ``materialize(upTo:)`` to make.
     init(context: ObjectContext, ids: IDs, batchSize: Int, loadValues: Bool, layoutIndex: Int?, places: FetchPlaces?,
          materialize: Bool = true, prefetch: [[PrefetchStep]] = []) {
-        let objects = Objects(context: context, batchSize: batchSize, loadValues: loadValues, layoutIndex: layoutIndex,
+        let objects = Objects(context: context, count: ids.count, batchSize: batchSize, loadValues: loadValues, layoutIndex: layoutIndex,
                               places: places)
         objects.prefetch = prefetch
         objects.ids = ids
         self.objects = objects
         if batchSize == 0 && materialize {
-            objects.all = (0..<ids.count).map { objects.object(at: $0, id: ids[$0]) }
+            objects.all = objects.objects(0..<ids.count)
             objects.dropPositions()
             objects.prefetchAll()
         }
@@ -160,10 +214,10 @@ public struct FetchedResults: RandomAccessCollection {
     /// queue, checking for cancellation in between). They must all be made before use.
     func materialize(upTo end: Int) {
         let o = objects
-        guard o.batchSize == 0, let ids = o.ids else { return }
-        o.all.reserveCapacity(ids.count)
-        for position in o.all.count..<Swift.min(end, ids.count) { o.all.append(o.object(at: position, id: ids[position])) }
-        if o.all.count == ids.count {
+        guard o.batchSize == 0, o.ids != nil else { return }
+        o.all.reserveCapacity(o.count)
+        o.all.append(contentsOf: o.objects(o.all.count..<Swift.min(end, o.count)))
+        if o.all.count == o.count {
             o.dropPositions()
             o.prefetchAll()
         }
@@ -182,17 +236,16 @@ public struct FetchedResults: RandomAccessCollection {
     /// afterwards; the typed layer drops them at once.
     func materializeAll(_ body: (_ position: Int, _ object: ManagedObject) -> Void) -> Bool {
         let o = objects
-        guard o.batchSize == 0, o.all.isEmpty, let ids = o.ids else { return false }
-        let count = ids.count
+        guard o.batchSize == 0, o.all.isEmpty, o.ids != nil else { return false }
+        let count = o.count
         guard !o.prefetch.isEmpty else {
-            for position in 0..<count { body(position, o.object(at: position, id: ids[position])) }
+            o.makeObjects(0..<count, body)
             o.places = nil
             return true
         }
         o.all = Array(unsafeUninitializedCapacity: count) { buffer, made in
             guard let base = buffer.baseAddress else { return }
-            for position in 0..<count {
-                let object = o.object(at: position, id: ids[position])
+            o.makeObjects(0..<count) { position, object in
                 (base + position).initialize(to: object)
                 made = position + 1
                 body(position, object)
@@ -225,16 +278,16 @@ public struct FetchedResults: RandomAccessCollection {
     /// The first index.
     public var startIndex: Int { 0 }
     /// One past the last index.
-    public var endIndex: Int { objects.ids?.count ?? objects.all.count }
+    public var endIndex: Int { objects.count }
 
     /// The object at `position`, materializing its batch when needed.
     public subscript(position: Int) -> ManagedObject {
         let o = objects
         if o.batchSize == 0 { return o.all[position] }
         let index = position / o.batchSize
-        if index != o.batchIndex, let ids = o.ids {
-            let range = (index * o.batchSize)..<Swift.min((index + 1) * o.batchSize, ids.count)
-            o.replaceBatch(with: range.map { o.object(at: $0, id: ids[$0]) }, index: index)
+        if index != o.batchIndex, o.ids != nil {
+            let range = (index * o.batchSize)..<Swift.min((index + 1) * o.batchSize, o.count)
+            o.replaceBatch(with: o.objects(range), index: index)
         }
         return o.batch[position - index * o.batchSize]
     }
