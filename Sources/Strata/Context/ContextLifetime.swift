@@ -32,8 +32,13 @@ import Synchronization
     let idEntities: [ObjectIDEntity]
 
     /// The context, without a reference count: used only while ``isAlive``. Set by the
-    /// context's initializer (see ``bind(_:)``).
-    private(set) unowned(unsafe) var context: ObjectContext?
+    /// context's initializer (see ``bind(_:)``). Kept as `Unmanaged` so that a reader can
+    /// borrow it (`_withUnsafeGuaranteedRef`) with no count at all; an `unowned(unsafe)`
+    /// reference is retained when loaded.
+    private(set) var unmanagedContext: Unmanaged<ObjectContext>?
+
+    /// The context, counted for the caller: used only while ``isAlive``.
+    var context: ObjectContext? { unmanagedContext?.takeUnretainedValue() }
 
     init(idEntities: [ObjectIDEntity]) {
         self.idEntities = idEntities
@@ -41,8 +46,8 @@ import Synchronization
 
     /// Records `context`, once, from its initializer.
     func bind(_ context: ObjectContext) {
-        precondition(self.context == nil, "a lifetime belongs to one context")
-        self.context = context
+        precondition(unmanagedContext == nil, "a lifetime belongs to one context")
+        unmanagedContext = Unmanaged.passUnretained(context)
     }
 
     /// Whether the context has not been deinitialized yet.

@@ -9,7 +9,20 @@ extension ManagedObject {
     ///   firing the fault finds a chunk of the store's snapshot that fails its first read
     ///   (the object stays a fault).
     public func value(forKey key: String) throws(StrataError) -> AttributeValue {
-        let context = try requireContext()
+        let context = try requireUnmanagedContext()
+        // The context is lent without a count for the read (see ``requireUnmanagedContext()``).
+        // The body throws only `StrataError`s, which `_withUnsafeGuaranteedRef` rethrows
+        // untyped.
+        do {
+            return try context._withUnsafeGuaranteedRef { context in try value(forKey: key, in: context) }
+        } catch {
+            throw error as! StrataError
+        }
+    }
+
+    /// ``value(forKey:)`` once the object's context is known to be usable.
+    @inline(__always)
+    private func value(forKey key: String, in context: ObjectContext) throws(StrataError) -> AttributeValue {
         let property = try context.propertyIndex(key, in: self)
         if let change = pending[property] { return change }
         try fireFault(in: context)

@@ -137,7 +137,7 @@ public final class ManagedObject: CustomStringConvertible {
     /// Its context without a reference count, or `nil` once the context is gone: for a
     /// caller that uses it (through `_withUnsafeGuaranteedRef`) only while it is sure the
     /// context lives, as a model's `deinit` does on the context's queue.
-    var unmanagedContext: Unmanaged<ObjectContext>? { lifetime.isAlive ? lifetime.context.map { Unmanaged.passUnretained($0) } : nil }
+    var unmanagedContext: Unmanaged<ObjectContext>? { lifetime.isAlive ? lifetime.unmanagedContext : nil }
 
     /// Stored property values as last read from the store (`nil` while a fault). For an
     /// object inserted in this context: its values, defaults overwritten by every change
@@ -385,10 +385,27 @@ public final class ManagedObject: CustomStringConvertible {
 
     func requireContext() throws(StrataError) -> ObjectContext {
         if let unusable = extras?.unusable { throw unusable }
-        guard let context = contextReference, lifecycle != .invalid else {
-            throw StrataError(.misuse, "\(self) is no longer registered in a context (its context was reset or released); fetch it again with its objectID.", entity: entityName)
-        }
+        guard let context = contextReference, lifecycle != .invalid else { throw unregistered }
         context.assertOnQueue(touching: self)
         return context
+    }
+
+    /// ``requireContext()`` without counting a reference, for a caller that uses the context
+    /// only until it returns, through `_withUnsafeGuaranteedRef` (a retain and a release less
+    /// per property read). The context lives throughout: the object is used on the
+    /// context's queue, where the context is alive (checked here), and nothing a read does
+    /// lets go of it. As for ``ContextLifetime``, releasing a context on another thread
+    /// while one of its objects is in use breaks the confinement contexts require.
+    @inline(__always)
+    func requireUnmanagedContext() throws(StrataError) -> Unmanaged<ObjectContext> {
+        if let unusable = extras?.unusable { throw unusable }
+        guard let context = unmanagedContext, lifecycle != .invalid else { throw unregistered }
+        context._withUnsafeGuaranteedRef { $0.assertOnQueue(touching: self) }
+        return context
+    }
+
+    /// The error of an object whose context was reset or released.
+    private var unregistered: StrataError {
+        StrataError(.misuse, "\(self) is no longer registered in a context (its context was reset or released); fetch it again with its objectID.", entity: entityName)
     }
 }
