@@ -53,8 +53,9 @@ public final class ManagedObject: CustomStringConvertible {
     @exclusivity(unchecked) private var row = RowValues.empty
     /// The version of `row`.
     @exclusivity(unchecked) private var rowVersion: UInt64 = 0
-    /// Changes not yet saved, by property index.
-    @exclusivity(unchecked) var pending: [Int: AttributeValue] = [:]
+    /// Changes not yet saved, by property index. Starts as `Dictionary()`, the shared empty
+    /// storage: the literal `[:]` called the literal initializer for every object made.
+    @exclusivity(unchecked) var pending: [Int: AttributeValue] = Dictionary()
     /// The `@Model` instance that is this object's typed face, if one was made. Not counted:
     /// the model holds the object (the registry counts an object held only by itself as
     /// gone, which a strong cycle would defeat), and the model's generated `deinit` clears
