@@ -21,17 +21,34 @@ extension FetchPlan {
     /// stopping with `nil` when it returns `false`.
     /// - Complexity: O(n log n).
     func order(_ items: [FetchItem], version: StoreVersion, step: (Int) -> Bool) -> [FetchItem]? {
+        guard let order = orderPositions(items, version: version, step: step) else { return nil }
+        if case .scan = order.positions {
+            return order.kept == items.indices ? items : Array(items[order.kept])
+        }
+        var ordered: [FetchItem] = []
+        ordered.reserveCapacity(order.kept.count)
+        return gather(order, step: step) { ordered.append(items[$0]) } ? ordered : nil
+    }
+
+    /// Where each of `items` goes in the fetch's order (the sort's and ``orderWork(count:)``'s
+    /// work up to the gather, told to `step` as ``order(_:version:step:)`` tells it), offset and
+    /// limit applied; `nil` when `step` stopped it. The sort's arrays are let go on return:
+    /// only the positions are left for the gather.
+    /// - Complexity: O(n log n).
+    func orderPositions<Items: FetchMatchList>(_ items: Items, version: StoreVersion, step: (Int) -> Bool) -> FetchOrder? {
         let stride = IndexMergeSort.stepLength
-        var indexes: [Int]?
+        var positions = FetchOrder.Positions.scan
         if sort.isEmpty {
             // A scan yields rows in primary-key order already; only a context's pending
             // objects, appended after them, can be out of place.
             if !Self.isInKeyOrder(items) {
-                indexes = IndexMergeSort.sorted(count: items.count, by: { items[$0].primaryKey < items[$1].primaryKey }) { _ in true }
+                guard let sorted = IndexMergeSort.sorted(count: items.count, by: { items.primaryKey(at: $0) < items.primaryKey(at: $1) },
+                                                         step: { _ in true }) else { return nil }
+                positions = .wide(sorted)
             }
         } else if let index = orderIndex(version, count: items.count), let walked = walkOrder(items, index: index) {
             // The index is in sort order already: the walk replaces reading keys and sorting.
-            indexes = walked
+            positions = .wide(walked)
             var work = orderWork(count: items.count) - items.count
             while work > 0 {
                 if !step(min(stride, work)) { return nil }
@@ -41,23 +58,33 @@ extension FetchPlan {
             guard let fast else { return nil }
             if Self.isInKeyOrder(items) {
                 // Equal values stay in key order: a radix sort of the keys' bits orders the
-                // matches as the comparison below.
-                indexes = IndexRadixSort.sorted(keys: fast, step: step)
+                // matches as the comparison below. Positions of 4 bytes when they fit.
+                if items.count <= Int(UInt32.max) {
+                    guard let sorted = IndexRadixSort.sorted(keys: fast, as: UInt32.self, step: step) else { return nil }
+                    positions = .narrow(sorted)
+                } else {
+                    guard let sorted = IndexRadixSort.sorted(keys: fast, as: Int.self, step: step) else { return nil }
+                    positions = .wide(sorted)
+                }
             } else {
-                indexes = fast.withUnsafeBufferPointer { fast in
+                let sorted = fast.withUnsafeBufferPointer { fast in
                     IndexMergeSort.sorted(count: items.count, by: { a, b in
                         let (x, y) = (fast[a], fast[b])
                         if x != y { return x < y }
-                        return items[a].primaryKey < items[b].primaryKey
+                        return items.primaryKey(at: a) < items.primaryKey(at: b)
                     }, step: step)
                 }
+                guard let sorted else { return nil }
+                positions = .wide(sorted)
             }
-            if indexes == nil { return nil }
         } else {
             var keys: [[AttributeValue]] = []
             keys.reserveCapacity(items.count)
+            // One iterator over all the steps: it follows a compact list's chunks.
+            var iterator = items.makeIterator()
             for start in Swift.stride(from: 0, to: items.count, by: stride) {
-                for item in items[start..<min(start + stride, items.count)] {
+                for _ in start..<min(start + stride, items.count) {
+                    let item = iterator.next().unsafelyUnwrapped
                     // A case-insensitive key is folded once here rather than in every comparison.
                     keys.append(sort.map { key in
                         let value = value(of: item, property: key.property, version: version)
@@ -66,44 +93,63 @@ extension FetchPlan {
                 }
                 if !step(min(stride, items.count - start)) { return nil }
             }
-            indexes = IndexMergeSort.sorted(count: items.count, by: { a, b in
+            guard let sorted = IndexMergeSort.sorted(count: items.count, by: { a, b in
                 for (s, key) in sort.enumerated() {
                     let result = compare(keys[a][s], keys[b][s], caseInsensitive: false)
                     if result != .orderedSame { return key.ascending ? result == .orderedAscending : result == .orderedDescending }
                 }
-                return items[a].primaryKey < items[b].primaryKey
-            }, step: step)
-            if indexes == nil { return nil }
+                return items.primaryKey(at: a) < items.primaryKey(at: b)
+            }, step: step) else { return nil }
+            positions = .wide(sorted)
         }
         let count = items.count
         let start = min(request.fetchOffset, count)
         var end = count
         // `start + fetchLimit` would overflow for a limit near `Int.max`.
         if request.fetchLimit > 0 { end = start + min(request.fetchLimit, count - start) }
-        guard let indexes else {
-            if start == 0 && end == count { return items }
-            return Array(items[start..<end])
+        return FetchOrder(positions: positions, kept: start..<end, count: count)
+    }
+
+    /// Calls `body` with the position among the matches of each result of `order`, in result
+    /// order, and tells `step` of the gather's work as ``order(_:version:step:)`` does: a pass
+    /// over every match, whatever offset and limit keep. Matches in their own order
+    /// (``FetchOrder/Positions/scan``) are not gathered and report nothing.
+    ///
+    /// - Returns: `false` when `step` stopped it.
+    func gather(_ order: FetchOrder, step: (Int) -> Bool, _ body: (Int) -> Void) -> Bool {
+        switch order.positions {
+        case .scan:
+            for position in order.kept { body(position) }
+            return true
+        case .wide(let positions):
+            return Self.gather(positions, order: order, step: step, body)
+        case .narrow(let positions):
+            return Self.gather(positions, order: order, step: step, body)
         }
-        var ordered: [FetchItem] = []
-        ordered.reserveCapacity(end - start)
+    }
+
+    private static func gather<Position: BinaryInteger>(_ positions: [Position], order: FetchOrder, step: (Int) -> Bool,
+                                                        _ body: (Int) -> Void) -> Bool {
+        let stride = IndexMergeSort.stepLength
+        let (start, end) = (order.kept.lowerBound, order.kept.upperBound)
         for first in Swift.stride(from: start, to: end, by: stride) {
-            for index in indexes[first..<min(first + stride, end)] { ordered.append(items[index]) }
-            if !step(min(stride, end - first)) { return nil }
+            for position in positions[first..<min(first + stride, end)] { body(Int(position)) }
+            if !step(min(stride, end - first)) { return false }
         }
         // The gather counts a pass over every match, whatever offset and limit keep.
-        var skipped = count - (end - start)
+        var skipped = order.count - order.kept.count
         while skipped > 0 {
-            if !step(min(stride, skipped)) { return nil }
+            if !step(min(stride, skipped)) { return false }
             skipped -= stride
         }
-        return ordered
+        return true
     }
 
     /// Whether `items` are in ascending primary-key order.
-    private static func isInKeyOrder(_ items: [FetchItem]) -> Bool {
+    private static func isInKeyOrder<Items: FetchMatchList>(_ items: Items) -> Bool {
         var previous = Int64.min
-        for item in items {
-            let key = item.primaryKey
+        for position in items.indices {
+            let key = items.primaryKey(at: position)
             if key < previous { return false }
             previous = key
         }
@@ -115,7 +161,7 @@ extension FetchPlan {
     /// value, complemented when descending: equal values stay equal, -0.0 and 0.0 among them),
     /// the fast path for sorting a million rows by a date; or `.some(nil)` when `step`
     /// stopped the reading.
-    private func numericKeys(_ items: [FetchItem], version: StoreVersion, step: (Int) -> Bool) -> [UInt64]?? {
+    private func numericKeys<Items: FetchMatchList>(_ items: Items, version: StoreVersion, step: (Int) -> Bool) -> [UInt64]?? {
         let property = layout.properties[sort[0].property]
         guard let type = property.type, type.isNumeric || type == .date || type == .bool else { return nil }
         if type.isInteger { return nil } // Int64 keys do not all fit a double exactly.

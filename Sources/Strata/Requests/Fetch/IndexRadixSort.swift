@@ -11,15 +11,20 @@ enum IndexRadixSort {
     /// Indexes placed between two reports of work.
     static let block = 2_048
 
-    /// The indexes `0..<keys.count` in ascending order of `keys`, equal keys in index order.
+    /// The indexes `0..<keys.count` in ascending order of `keys`, equal keys in index order,
+    /// as `Position`s: `UInt32` indexes take half the memory of `Int` ones.
     ///
-    /// - Parameter step: told the units of work done since its last call
-    ///   (``IndexMergeSort/work(count:)`` in all, at most ``IndexMergeSort/stepLength`` at
-    ///   once); returning `false` stops the sort.
+    /// - Parameters:
+    ///   - as: the type of the indexes, which must hold `keys.count - 1`.
+    ///   - step: told the units of work done since its last call
+    ///     (``IndexMergeSort/work(count:)`` in all, at most ``IndexMergeSort/stepLength`` at
+    ///     once); returning `false` stops the sort.
     /// - Returns: the sorted indexes, or `nil` when `step` stopped it.
     /// - Complexity: O(n × ⌈b / 11⌉), b the bits of the largest key less the smallest; two
     ///   arrays of `n` indexes, as the merge sort.
-    static func sorted(keys: [UInt64], step: (Int) -> Bool) -> [Int]? {
+    static func sorted<Position: FixedWidthInteger>(keys: [UInt64], as: Position.Type,
+                                                    step: (Int) -> Bool) -> [Position]? {
+        precondition(keys.isEmpty || Position(exactly: keys.count - 1) != nil, "\(keys.count) keys do not fit \(Position.self) indexes")
         let n = keys.count
         let total = IndexMergeSort.work(count: n)
         var reported = 0
@@ -33,7 +38,7 @@ enum IndexRadixSort {
             }
             return true
         }
-        var order = Array(0..<n)
+        var order = (0..<n).map { Position(truncatingIfNeeded: $0) }
         guard n > 1 else { return report(1, of: 1) ? order : nil }
         var low = UInt64.max, high = UInt64.min
         for key in keys {
@@ -45,7 +50,7 @@ enum IndexRadixSort {
         let passes = (bits + digitBits - 1) / digitBits
         guard passes > 0 else { return report(1, of: 1) ? order : nil }   // one value: index order
         let buckets = 1 << digitBits, mask = UInt64(buckets - 1)
-        var scratch = [Int](repeating: 0, count: n)
+        var scratch = [Position](repeating: 0, count: n)
         var counts = [Int](repeating: 0, count: buckets)
         for pass in 0..<passes {
             let shift = UInt64(pass * digitBits)
@@ -56,7 +61,7 @@ enum IndexRadixSort {
                     order.withUnsafeBufferPointer { source in
                         scratch.withUnsafeMutableBufferPointer { target in
                             IndexPairSort.countingPass(source, into: target, counts: counts, block: block,
-                                                       digit: { Int((keys[$0] &- low) >> shift & mask) },
+                                                       digit: { Int((keys[Int($0)] &- low) >> shift & mask) },
                                                        done: { report(2 * pass * n + $0, of: 2 * passes * n) })
                         }
                     }
