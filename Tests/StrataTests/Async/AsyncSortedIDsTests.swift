@@ -83,26 +83,27 @@ import StrataTestSupport
     }
 
     /// Updates go through the scan, the sort (reading the dates, the radix passes, gathering
-    /// the keys) and building the IDs, as many as the work's units say, never further apart
-    /// than the maximum.
-    @Test func progressCoversTheSortAndTheBuild() async throws {
+    /// the keys: a pass over every match, whatever offset and limit keep) and building the
+    /// IDs, as many as the work's units say, never further apart than the maximum.
+    @Test(arguments: [(0, 0), (1_000, 5_000)]) func progressCoversTheSortAndTheBuild(offset: Int, limit: Int) async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let count = 40_000
+        let results = limit > 0 ? limit : count - offset
         let store = try AsyncFixture.makeStore(dir, count: count)
         let log = AsyncFixture.ProgressLog()
-        let request = try Self.request("createdAt", ascending: true)
+        let request = try Self.request("createdAt", ascending: true, offset: offset, limit: limit)
         let outcome = try #require(await AsyncFixture.outcome(try AsyncFixture.start(request, in: ObjectContext(store: store), log: log).1))
-        #expect(outcome.error == nil && outcome.objectIDs?.count == count)
+        #expect(outcome.error == nil && outcome.objectIDs?.count == results)
         let updates = log.updates
-        #expect(AsyncFixture.progressProblems(updates, count: count, total: count) == [])
+        #expect(AsyncFixture.progressProblems(updates, count: results, total: count) == [])
         var phases: [FetchProgress.Phase] = []
         for update in updates where phases.last != update.phase { phases.append(update.phase) }
         #expect(phases == [.scanning, .sorting, .building, .finished])
-        let total = count + count * (2 + IndexMergeSort.passes(count: count)) + count
+        let total = count + count * (2 + IndexMergeSort.passes(count: count)) + results
         #expect(updates.allSatisfy { $0.totalUnits == total }, "\(updates.prefix(2))")
         let building = try #require(updates.first { $0.phase == .building })
-        #expect(building.completedUnits == total - count, "the sort and the gather reported all their units: \(building)")
+        #expect(building.completedUnits == total - results, "the sort and the gather reported all their units: \(building)")
         for (a, b) in zip(updates, updates.dropFirst()) {
             #expect(b.completedUnits - a.completedUnits <= AsynchronousFetchRequest.maximumUnitsBetweenUpdates, "\(a) then \(b)")
         }
