@@ -60,6 +60,39 @@ import StrataTestSupport
         }
     }
 
+    /// Sorting every match by one number runs the radix sort in the IDs' own array: the IDs
+    /// are the synchronous fetch's, the work reported is the sort's and the gather's in full,
+    /// and a column with nils is left to the comparison sort.
+    @Test func theRadixSortRunsInTheIDsArray() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try Self.store(dir, count: 5_000, deleting: false)
+        let context = ObjectContext(store: store)
+        for (key, numeric) in [("createdAt", true), ("done", true), ("score", false)] {
+            for ascending in [true, false] {
+                let request = try Self.request(key, ascending: ascending)
+                let plan = try FetchPlan(request, store: store)
+                let version = store.currentVersion
+                let matches = try #require(plan.scan(version, into: FetchMatches.self))
+                #expect(plan.sortsByRadix(matches, version: version), "\(key)")
+                var units = 0, builtUnits = 0
+                let outcome = plan.radixOrderedIDs(matches, entity: store.idEntities[plan.layout.index], version: version,
+                                                   step: { units += $0; return true }, building: { true },
+                                                   built: { builtUnits += $0; return true })
+                let synchronous = try context.performAndWait { try context.fetchObjectIDs(request) }
+                switch outcome {
+                case .ids(let ids):
+                    #expect(numeric && ids == synchronous, "\(key) ascending \(ascending)")
+                    #expect(units == plan.orderWork(count: matches.count) && builtUnits == matches.count, "\(key)")
+                case .notNumeric:
+                    #expect(!numeric, "\(key)")
+                case .stopped:
+                    Issue.record("\(key): stopped")
+                }
+            }
+        }
+    }
+
     /// The asynchronous fetch reads the store alone: an item inserted, one deleted and one
     /// moved in the context without saving change nothing in its order.
     @Test func unsavedChangesStayOut() async throws {

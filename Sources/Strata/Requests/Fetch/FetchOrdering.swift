@@ -34,8 +34,12 @@ extension FetchPlan {
     /// work up to the gather, told to `step` as ``order(_:version:step:)`` tells it), offset and
     /// limit applied; `nil` when `step` stopped it. The sort's arrays are let go on return:
     /// only the positions are left for the gather.
+    ///
+    /// With `numeric` false the numeric keys are not read: a caller that read them already
+    /// and found a nil or NaN (``readNumericKeys(_:version:step:put:)``) goes on as this would.
     /// - Complexity: O(n log n).
-    func orderPositions<Items: FetchMatchList>(_ items: Items, version: StoreVersion, step: (Int) -> Bool) -> FetchOrder? {
+    func orderPositions<Items: FetchMatchList>(_ items: Items, version: StoreVersion, numeric: Bool = true,
+                                               step: (Int) -> Bool) -> FetchOrder? {
         let stride = IndexMergeSort.stepLength
         var positions = FetchOrder.Positions.scan
         if sort.isEmpty {
@@ -54,7 +58,7 @@ extension FetchPlan {
                 if !step(min(stride, work)) { return nil }
                 work -= stride
             }
-        } else if sort.count == 1, let fast = numericKeys(items, version: version, step: step) {
+        } else if numeric, sort.count == 1, let fast = numericKeys(items, version: version, step: step) {
             guard let fast else { return nil }
             if Self.isInKeyOrder(items) {
                 // Equal values stay in key order: a radix sort of the keys' bits orders the
@@ -162,13 +166,41 @@ extension FetchPlan {
     /// the fast path for sorting a million rows by a date; or `.some(nil)` when `step`
     /// stopped the reading.
     private func numericKeys<Items: FetchMatchList>(_ items: Items, version: StoreVersion, step: (Int) -> Bool) -> [UInt64]?? {
-        let property = layout.properties[sort[0].property]
-        guard let type = property.type, type.isNumeric || type == .date || type == .bool else { return nil }
-        if type.isInteger { return nil } // Int64 keys do not all fit a double exactly.
-        let chunks = version.tables[layout.index].chunks
-        let flip: UInt64 = sort[0].ascending ? 0 : .max
         var keys: [UInt64] = []
         keys.reserveCapacity(items.count)
+        switch readNumericKeys(items, version: version, step: step, put: { _, key in keys.append(key) }) {
+        case nil: return nil
+        case false?: return .some(nil)
+        case true?: return keys
+        }
+    }
+
+    /// Whether the sort key is one ``numericKeys(_:version:step:)`` reads: a number, date or
+    /// bool that is not an integer.
+    private var sortsByOneNumber: Bool {
+        guard sort.count == 1, let type = layout.properties[sort[0].property].type else { return false }
+        // Int64 keys do not all fit a double exactly.
+        return (type.isNumeric || type == .date || type == .bool) && !type.isInteger
+    }
+
+    /// Whether ``orderPositions(_:version:numeric:step:)`` sorts `items` with the radix sort
+    /// of `UInt32` positions, unless a value turns out nil or NaN: one number, no index to
+    /// walk, matches in key order that fit the positions.
+    func sortsByRadix<Items: FetchMatchList>(_ items: Items, version: StoreVersion) -> Bool {
+        sortsByOneNumber && orderIndex(version, count: items.count) == nil && items.count <= Int(UInt32.max)
+            && Self.isInKeyOrder(items)
+    }
+
+    /// Reads the keys ``numericKeys(_:version:step:)`` returns, handing each to `put` with
+    /// its position, and telling `step` of the same work.
+    /// - Returns: `nil` when the sort key is not such a number or a value is nil or NaN
+    ///   (after some keys were put), `false` when `step` stopped it, `true` once all are put.
+    func readNumericKeys<Items: FetchMatchList>(_ items: Items, version: StoreVersion, step: (Int) -> Bool,
+                                                put: (Int, UInt64) -> Void) -> Bool? {
+        guard sortsByOneNumber else { return nil }
+        let property = layout.properties[sort[0].property]
+        let chunks = version.tables[layout.index].chunks
+        let flip: UInt64 = sort[0].ascending ? 0 : .max
         // The sort column alone of each chunk (`someColumns`): sorting IDs by a date does not
         // decode the rows' other columns. Items come chunk by chunk, so one lookup per chunk.
         var current = -1
@@ -186,14 +218,13 @@ extension FetchPlan {
                 // NaN has no place among plain doubles (`<` is false both ways): the general
                 // order, which puts it after every number, sorts such a column.
                 guard !v[r].isNaN else { return nil }
-                keys.append(IndexPairSort.sortable(v[r]) ^ flip)
-            case .bool(let v): keys.append((v[r] ? 1 : 0) ^ flip)
+                put(position, IndexPairSort.sortable(v[r]) ^ flip)
+            case .bool(let v): put(position, (v[r] ? 1 : 0) ^ flip)
             default: return nil
             }
-            if (position + 1) % IndexMergeSort.stepLength == 0 && !step(IndexMergeSort.stepLength) { return .some(nil) }
+            if (position + 1) % IndexMergeSort.stepLength == 0 && !step(IndexMergeSort.stepLength) { return false }
         }
-        if !step(items.count % IndexMergeSort.stepLength) { return .some(nil) }
-        return keys
+        return step(items.count % IndexMergeSort.stepLength)
     }
 
     func value(of item: FetchItem, property: Int, version: StoreVersion) -> AttributeValue {
