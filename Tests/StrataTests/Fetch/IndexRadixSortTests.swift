@@ -19,8 +19,12 @@ import StrataTestSupport
     static func radixSorted(_ values: [Double], ascending: Bool, steps: inout [Int]) -> [Int]? {
         let keys = values.map { ascending ? IndexPairSort.sortable($0) : ~IndexPairSort.sortable($0) }
         var seen: [Int] = []
-        let sorted = IndexRadixSort.sorted(keys: keys, step: { seen.append($0); return true })
+        let sorted = IndexRadixSort.sorted(keys: keys, as: Int.self, step: { seen.append($0); return true })
         steps = seen
+        // The fetch's 4-byte positions: the same order, the same work.
+        var narrowSeen: [Int] = []
+        let narrow = IndexRadixSort.sorted(keys: keys, as: UInt32.self, step: { narrowSeen.append($0); return true })
+        guard narrow?.map(Int.init) == sorted, narrowSeen == seen else { return nil }
         return sorted
     }
 
@@ -49,7 +53,7 @@ import StrataTestSupport
         var random = SplitMix64(seed: 11)
         let keys = (0..<50_000).map { _ in random.next() }
         var calls = 0
-        let sorted = IndexRadixSort.sorted(keys: keys) { _ in
+        let sorted = IndexRadixSort.sorted(keys: keys, as: UInt32.self) { _ in
             calls += 1
             return calls < 3
         }

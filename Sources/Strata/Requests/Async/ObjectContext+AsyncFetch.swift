@@ -34,16 +34,29 @@ extension ObjectContext {
             plan.orderWork(count: matches) + found(matches) * perResult
         }
         DispatchQueue.global(qos: .userInitiated).async { [self] in
-            guard let items = plan.scan(version, onChunk: { meter.scanned($0.scanned, matches: $0.matches) }) else {
+            // The matches in their compact form (next to nothing a row without a predicate),
+            // consumed by ordering: each step's arrays go before the next's come, and IDs are
+            // made in place over their keys (`FetchPlan.orderedIDs`).
+            guard let matches = plan.scan(version, into: FetchMatches.self, onChunk: { meter.scanned($0.scanned, matches: $0.matches) }) else {
                 return deliverCancellation(result, request: request)
             }
-            let count = found(items.count)
-            meter.scanEnded(matches: items.count, resultCount: count, remaining: plan.orderWork(count: items.count) + count * perResult)
-            guard plan.sort.isEmpty || meter.enter(.sorting),
-                  let ordered = plan.order(items, version: version, step: meter.advance),
-                  meter.enter(.building),
-                  let built = build(ordered, plan: plan, version: version, meter: meter)
-            else { return deliverCancellation(result, request: request) }
+            let matchCount = matches.count
+            let count = found(matchCount)
+            meter.scanEnded(matches: matchCount, resultCount: count, remaining: plan.orderWork(count: matchCount) + count * perResult)
+            guard plan.sort.isEmpty || meter.enter(.sorting) else { return deliverCancellation(result, request: request) }
+            let built: BuiltResults
+            if resultType == .objectIDs {
+                guard let ids = plan.orderedIDs(consume matches, entity: store.idEntities[plan.layout.index], version: version,
+                                                step: meter.advance, building: { meter.enter(.building) }, built: meter.advance)
+                else { return deliverCancellation(result, request: request) }
+                built = .objectIDs(ids)
+            } else {
+                guard let ordered = plan.ordered(consume matches, version: version, step: meter.advance),
+                      meter.enter(.building),
+                      let results = build(ordered, plan: plan, version: version, meter: meter)
+                else { return deliverCancellation(result, request: request) }
+                built = results
+            }
             schedule { [self] in
                 guard !meter.isCancelled else { return deliverCancellation(result, request: request) }
                 // A chunk read by the scan, sort or build failed its first decode: no object is

@@ -16,7 +16,7 @@ extension FetchPlan {
     /// read off `index`: values in the sort's direction, ties by ascending primary key, as
     /// the sort gives them. `nil` when an item is not a store row or not in key order.
     /// - Complexity: O(rows of the table × log matches).
-    func walkOrder(_ items: [FetchItem], index: TableIndex) -> [Int]? {
+    func walkOrder<Items: FetchMatchList>(_ items: Items, index: TableIndex) -> [Int]? {
         var keys: [Int64] = []
         keys.reserveCapacity(items.count)
         for item in items {

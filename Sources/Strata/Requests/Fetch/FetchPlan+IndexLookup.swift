@@ -228,9 +228,14 @@ extension FetchPlan {
     /// - Complexity: O(candidates × log rows per chunk), plus the predicate's cost per
     ///   candidate unless the lookup is covered.
     func indexScan(_ version: StoreVersion, _ lookup: IndexLookup) -> [FetchItem] {
+        indexScan(version, lookup, into: [FetchItem].self)
+    }
+
+    /// The index's candidates that match, as ``indexScan(_:_:)`` finds them, listed in a `Sink`.
+    func indexScan<Sink: FetchMatchSink>(_ version: StoreVersion, _ lookup: IndexLookup, into: Sink.Type) -> Sink {
         version.withTable(layout.index) { table in
             let keys = candidates(lookup, in: table)
-            var items: [FetchItem] = []
+            var items = Sink()
             items.reserveCapacity(keys.count)
             // Candidates ascend, so the chunk only moves forward: to the next one, or by a
             // binary search on the chunks' last keys (a few candidates far apart must not
@@ -265,7 +270,7 @@ extension FetchPlan {
                 guard low < chunkKeys.count, chunkKeys[low] == key else { continue }
                 rowStart = low + 1
                 if lookup.covered || matches(version, chunk: c, row: low) {
-                    items.append(.at(key: key, chunk: c, row: low))
+                    items.append(key: key, chunk: c, row: low)
                 }
             }
             return items

@@ -128,12 +128,19 @@ extension FetchPlan {
     ///   following them.
     func scan(_ version: StoreVersion, pending: PendingObjects? = nil,
               onChunk: (ScanProgress) -> Bool = { _ in true }) -> [FetchItem]? {
+        scan(version, pending: pending, into: [FetchItem].self, onChunk: onChunk)
+    }
+
+    /// Scans as ``scan(_:pending:onChunk:)`` does, listing the matches in a `Sink` (the
+    /// compact ``FetchMatches`` for an asynchronous fetch).
+    func scan<Sink: FetchMatchSink>(_ version: StoreVersion, pending: PendingObjects? = nil, into: Sink.Type,
+                                    onChunk: (ScanProgress) -> Bool = { _ in true }) -> Sink? {
         let table = version.tables[layout.index]
         if pending == nil, let lookup = indexLookup(version) {
-            let items = indexScan(version, lookup)
+            let items = indexScan(version, lookup, into: Sink.self)
             return onChunk(ScanProgress(scanned: table.rowCount, total: table.rowCount, matches: items.count)) ? items : nil
         }
-        var items: [FetchItem] = []
+        var items = Sink()
         if bound == nil { items.reserveCapacity(table.rowCount) }
         var progress = ScanProgress(scanned: 0, total: table.rowCount, matches: 0)
         guard bound == nil || filter != nil else {
@@ -142,7 +149,7 @@ extension FetchPlan {
                 if !skipper.canSkip(chunk) {
                     let keys = chunk.primaryKeys
                     for row in keys.indices where matches(version, chunk: c, row: row, pending: pending) {
-                        items.append(.at(key: keys[row], chunk: c, row: row))
+                        items.append(key: keys[row], chunk: c, row: row)
                     }
                 }
                 progress.scanned += chunk.count
@@ -175,7 +182,7 @@ extension FetchPlan {
                         let rate = Double(rows.matches + 1) / Double(max(rows.count, 1))
                         items.reserveCapacity(items.count + rows.count + Int(Double(table.rowCount - progress.scanned) * rate))
                     }
-                    rows.forEachMatch { row, key in items.append(.at(key: key, chunk: c, row: row)) }
+                    rows.forEachMatch { row, key in items.append(key: key, chunk: c, row: row) }
                 }
                 progress.scanned += chunks[c].count
                 progress.matches = items.count
