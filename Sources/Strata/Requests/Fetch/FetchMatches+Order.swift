@@ -64,6 +64,7 @@ extension FetchPlan {
 
     /// What ``radixOrderedIDs(_:entity:version:step:building:built:)`` came to.
     enum RadixIDs {
+        /// The IDs in the fetch's order.
         case ids([ObjectID])
         /// A step said stop.
         case stopped

@@ -59,8 +59,11 @@ struct FetchMatches: FetchMatchSink, RandomAccessCollection {
     /// No matches.
     init() {}
 
+    /// The first match's position: 0.
     var startIndex: Int { 0 }
+    /// Past the last match's position: the count.
     var endIndex: Int { count }
+    /// The matches the lists hold room for, or were asked to (``reserveCapacity(_:)``).
     var capacity: Int { Swift.max(reserved, count) }
 
     /// Makes room for `minimumCapacity` matches in the lists made so far (and in those made
@@ -71,6 +74,8 @@ struct FetchMatches: FetchMatchSink, RandomAccessCollection {
         if rowsListed { rows.reserveCapacity(minimumCapacity) }
     }
 
+    /// Adds row `row` of chunk `chunk`, whose key is `key`, listing the keys or the rows
+    /// from now on when they stop following the first key or the chunk's first row.
     mutating func append(key: Int64, chunk: Int, row: Int) {
         let position = count
         if position == 0 { firstKey = key }
@@ -135,6 +140,7 @@ struct FetchMatches: FetchMatchSink, RandomAccessCollection {
         fileprivate var position = 0
         fileprivate var run = 0
 
+        /// The next match, or `nil` after the last.
         mutating func next() -> FetchItem? {
             guard position < matches.count else { return nil }
             while run + 1 < matches.runs.count && matches.runs[run + 1].start <= position { run += 1 }
@@ -143,6 +149,7 @@ struct FetchMatches: FetchMatchSink, RandomAccessCollection {
         }
     }
 
+    /// An iterator over the matches in order.
     func makeIterator() -> Iterator { Iterator(matches: self) }
 }
 
