@@ -28,17 +28,23 @@ extension ObjectContext {
         let prefetch = request.relationshipKeyPathsForPrefetching.isEmpty ? []
             : try prefetchPlan(request.relationshipKeyPathsForPrefetching, from: try store.layout(named: request.entityName).index)
         let (plan, version, items) = try matches(request)
-        let ordered = plan.order(items, version: version)
+        // The results' keys and places are gathered straight from the matches in result order
+        // (no ordered copy of the matches is made first).
+        let order = plan.orderPositions(items, version: version) { _ in true }.unsafelyUnwrapped
         var keys: [Int64] = []
         var places: [FetchPlaces.Place] = []
-        keys.reserveCapacity(ordered.count)
-        places.reserveCapacity(ordered.count)
-        for item in ordered {
-            keys.append(item.primaryKey)
-            if case .row(_, let chunk, let row) = item {
-                places.append(.init(chunk: chunk, row: row))
-            } else {
-                places.append(.none)
+        keys.reserveCapacity(order.kept.count)
+        places.reserveCapacity(order.kept.count)
+        items.withUnsafeBufferPointer { items in
+            _ = plan.gather(order, step: { _ in true }) { position in
+                switch items[position] {
+                case .row(let key, let chunk, let row):
+                    keys.append(key)
+                    places.append(.init(chunk: chunk, row: row))
+                case .object(let object):
+                    keys.append(object.primaryKey)
+                    places.append(.none)
+                }
             }
         }
         let table = version.tables[plan.layout.index]
