@@ -19,9 +19,7 @@ struct OnceSlot<Object: AnyObject & Sendable>: ~Copyable, Sendable {
     /// that keeps the slot's owner alive may use it unretained.
     @inline(__always)
     func load() -> Object? {
-        let bits = address.load(ordering: .acquiring)
-        guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
-        return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
+        loadUnmanaged()?.takeUnretainedValue()
     }
 
     /// The object without a reference count, or `nil` before it is stored: for a caller

@@ -216,7 +216,7 @@ public struct FetchedResults: RandomAccessCollection {
         let o = objects
         guard o.batchSize == 0, o.ids != nil else { return }
         o.all.reserveCapacity(o.count)
-        o.all.append(contentsOf: o.objects(o.all.count..<Swift.min(end, o.count)))
+        o.makeObjects(o.all.count..<Swift.min(end, o.count)) { _, object in o.all.append(object) }
         if o.all.count == o.count {
             o.dropPositions()
             o.prefetchAll()
