@@ -51,7 +51,7 @@ extension ObjectContext {
                 else { return deliverCancellation(result, request: request) }
                 built = .objectIDs(ids)
             } else {
-                guard let ordered = plan.ordered(consume matches, version: version, step: meter.advance),
+                guard let ordered = plan.order(consume matches, version: version, step: meter.advance),
                       meter.enter(.building),
                       let results = build(ordered, plan: plan, version: version, meter: meter)
                 else { return deliverCancellation(result, request: request) }

@@ -1,20 +1,6 @@
 internal import StrataStorage
 
 extension FetchPlan {
-    /// Orders `matches` as ``order(_:version:step:)`` orders items, telling `step` of the same
-    /// work, and gathers the results' items; `nil` when `step` stopped it.
-    ///
-    /// `matches` is consumed: its lists, and the sort's arrays, are let go before the caller
-    /// builds the results (``orderedIDs(_:entity:version:step:building:built:)`` for IDs).
-    /// - Complexity: O(n log n).
-    func ordered(_ matches: consuming FetchMatches, version: StoreVersion, step: (Int) -> Bool) -> [FetchItem]? {
-        guard let order = orderPositions(matches, version: version, step: step) else { return nil }
-        if case .scan = order.positions, order.kept == matches.indices { return Array(matches) }
-        var items: [FetchItem] = []
-        items.reserveCapacity(order.kept.count)
-        return gather(order, step: step) { items.append(matches[$0]) } ? items : nil
-    }
-
     /// The IDs of `matches` in the fetch's order, offset and limit applied: ordered as
     /// ``order(_:version:step:)`` orders items, telling `step` of the same work, the last pass
     /// gathering the results' keys; then `building()` is asked whether to go on, and the IDs

@@ -16,15 +16,15 @@ extension FetchPlan {
         sort.isEmpty ? 0 : count * (2 + IndexMergeSort.passes(count: count))
     }
 
-    /// Orders `items` as ``order(_:version:)`` does, telling `step` of the work done (in all
+    /// Orders `items` (an array of ``FetchItem``s, or an asynchronous fetch's compact
+    /// ``FetchMatches``) as ``order(_:version:)`` does, telling `step` of the work done (in all
     /// ``orderWork(count:)`` units, at most ``IndexMergeSort/stepLength`` at once) and
     /// stopping with `nil` when it returns `false`.
     /// - Complexity: O(n log n).
-    func order(_ items: [FetchItem], version: StoreVersion, step: (Int) -> Bool) -> [FetchItem]? {
+    func order<Items: FetchMatchList>(_ items: Items, version: StoreVersion, step: (Int) -> Bool) -> [FetchItem]? {
         guard let order = orderPositions(items, version: version, step: step) else { return nil }
-        if case .scan = order.positions {
-            return order.kept == items.indices ? items : Array(items[order.kept])
-        }
+        // Every match, in its own order: an array is returned as it is.
+        if case .scan = order.positions, order.kept == 0..<items.count { return Array(items) }
         var ordered: [FetchItem] = []
         ordered.reserveCapacity(order.kept.count)
         return gather(order, step: step) { ordered.append(items[$0]) } ? ordered : nil
