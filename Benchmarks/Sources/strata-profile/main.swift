@@ -461,10 +461,13 @@ case "indexed-open":
     try addIndexes(directory, indexedSchema)
     try timed { try profiledIndexedOpen(directory) }.close()
 case "indexed-age-ids":
-    // The first fetch after open builds the index; the second reads it.
+    // The first fetch after open builds the index (on its own thread, not in the background:
+    // `buildsIndexesInBackground` off); the second reads it.
     try reopenedPersonStore(directory).close()
     try addIndexes(directory, indexedPersonSchema)
-    let store = try PersistentStore.open(at: directory, schema: indexedPersonSchema, options: options)
+    var buildingOnFirstUse = options
+    buildingOnFirstUse.buildsIndexesInBackground = false
+    let store = try PersistentStore.open(at: directory, schema: indexedPersonSchema, options: buildingOnFirstUse)
     let context = ObjectContext(store: store)
     let first = try timed { try profiledPredicate(context, ids: true) }
     let second = try timed { try profiledPredicate(context, ids: true) }
@@ -474,6 +477,7 @@ case "indexed-sorted-fetch":
     try buildTodoStore(directory)
     try addIndexes(directory, indexedSchema)
     let store = try PersistentStore.open(at: directory, schema: indexedSchema, options: options)
+    try store.buildIndexes()
     let request = FetchRequest(entityName: "TodoItem", sortKeys: [SortKey("createdAt")])
     let walked = try store.fetchStrategy(request).orderIndex
     precondition(walked == ["createdAt"], "the sorted fetch does not walk the index")

@@ -19,7 +19,7 @@ extension PersistentStore {
             let version = currentVersion
             let matches = plan.sort.isEmpty ? 0 : (plan.scan(version) ?? []).count
             var strategy = plan.strategy(version, matches: matches)
-            if let probe = KeyProbe(request, store: self), probe.keys(version) != nil {
+            if let probe = KeyProbe(request, store: self), probe.keys(version, options: options) != nil {
                 // The probe reads the index whatever the planner estimated a scan would cost.
                 strategy.probedIndex = probe.indexNames
                 strategy.lookupIndex = probe.indexNames

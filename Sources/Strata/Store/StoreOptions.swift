@@ -64,9 +64,29 @@ extension PersistentStore {
         /// on one thread), and how many chunks per thread a scan reads between two progress
         /// reports. Internal: tests lower it to split small tables.
         var parallelScanMinimumChunks = 64
+        /// Whether a fetch that an index not built yet could serve, on a table of at least
+        /// 131,072 rows, scans (or sorts) as it would without the index and has the index built
+        /// on a background thread of the lowest priority, for the fetches after it. So the
+        /// first queries after an open cost no more than without the index, and the build takes
+        /// only a core nothing else wants. With `false`, the first such fetch builds the index
+        /// and waits for it (about 20 ms for a million integers). Smaller tables build on the
+        /// fetch's thread either way, as do relationship reads and uniqueness checks.
+        /// ``PersistentStore/buildIndexes()`` builds every index now. Default `true`.
+        public var buildsIndexesInBackground = true
+        /// The fewest rows a table has for a fetch to build its indexes in the background.
+        /// Internal: tests lower it.
+        var backgroundIndexBuildMinimumRows = 131_072
+        /// Where background index builds run. Internal: tests hold builds back with it.
+        var indexBuilder = IndexBuilder.lowPriorityThread
 
         /// The defaults: durable saves, strict recovery, automatic checkpoints.
         public init() {}
+
+        /// Where a fetch on a table of `rows` rows builds an index it finds pending: the
+        /// background builder, or `nil` for the fetch's own thread.
+        func backgroundIndexBuilder(rows: Int) -> IndexBuilder? {
+            buildsIndexesInBackground && rows >= backgroundIndexBuildMinimumRows ? indexBuilder : nil
+        }
 
         /// Whether the store is opened read-only: no writer lock, no change to files (the
         /// same as ``readOnly``, as a property: `options.isReadOnly = true`).

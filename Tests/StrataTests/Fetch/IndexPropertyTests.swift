@@ -7,7 +7,10 @@ import Testing
 /// stores receive the same random saves, batch updates, batch inserts and batch deletes,
 /// are closed and reopened (after a checkpoint, or from the log alone) in between, and
 /// answer the same random requests. The indexed store's indexes must also equal indexes
-/// rebuilt from its rows after every step.
+/// rebuilt from its rows after every step. A third store, indexed too, builds every index
+/// a fetch wants in the background (as a large table does): its answers must be the same
+/// whether a build has finished, is under way during the saves, or was taken over by a
+/// newer version.
 ///
 /// Knobs: `STRATA_INDEX_CASES` (seeds, default 2), `STRATA_INDEX_ROUNDS` (rounds per seed,
 /// default 6), `STRATA_INDEX_ROWS` (people at the start, default 1,500 — two chunks),
@@ -29,17 +32,22 @@ import Testing
         return try! schema.validated()
     }()
 
-    /// Two stores, the same operations.
+    /// Three stores, the same operations: plain, indexed, and indexed with every index a
+    /// fetch wants built in the background.
     final class Pair {
         let plain = try! TemporaryDirectory(prefix: "strata-index-plain")
         let indexed = try! TemporaryDirectory(prefix: "strata-index-indexed")
+        let background = try! TemporaryDirectory(prefix: "strata-index-background")
         var stores: [PersistentStore] = []
 
         init() throws { try open() }
 
         func open() throws {
+            var options = PersistentStore.Options()
+            options.backgroundIndexBuildMinimumRows = 1
             stores = [try PersistentStore.open(at: plain.path, schema: FetchFixtures.schema),
-                      try PersistentStore.open(at: indexed.path, schema: IndexPropertyTests.indexedSchema)]
+                      try PersistentStore.open(at: indexed.path, schema: IndexPropertyTests.indexedSchema),
+                      try PersistentStore.open(at: background.path, schema: IndexPropertyTests.indexedSchema, options: options)]
         }
 
         func reopen(checkpoint: Bool) throws {
@@ -54,6 +62,7 @@ import Testing
             for store in stores { try? store.close() }
             plain.remove()
             indexed.remove()
+            background.remove()
         }
     }
 
@@ -76,7 +85,7 @@ import Testing
         KeyProbeHashTests.checkHashedKeys(store, label)
     }
 
-    /// Random requests: both stores give the same keys in the same order, and the same count.
+    /// Random requests: every store gives the same keys in the same order, and the same count.
     static func compare(_ pair: Pair, _ rng: inout SplitMix64, requests: Int, label: String) throws {
         let contexts = pair.stores.map { ObjectContext(store: $0, name: "index-tests") }
         let scale = Int64(rows / 8 + 20)
@@ -108,6 +117,8 @@ import Testing
             let what = "\(label) #\(i): \(request.predicate?.predicateFormat ?? "<all>") sort \(request.sortKeys.map { "\($0.key)\($0.ascending ? "↑" : "↓")\($0.caseInsensitive ? "ci" : "")" }) offset \(request.fetchOffset) limit \(request.fetchLimit)"
             #expect(results[1] == results[0], "\(what)\n indexed \(results[1].prefix(12))…\n plain   \(results[0].prefix(12))…")
             #expect(counts[1] == counts[0], "count: \(what)")
+            #expect(results[2] == results[0], "built in the background: \(what)\n indexed \(results[2].prefix(12))…\n plain   \(results[0].prefix(12))…")
+            #expect(counts[2] == counts[0], "count, built in the background: \(what)")
         }
     }
 
@@ -146,27 +157,32 @@ import Testing
             }
         }
         checkIndexes(pair.stores[1], "seed \(seed) populated")
+        checkIndexes(pair.stores[2], "seed \(seed) populated, background")
         try compare(pair, &rng, requests: 20, label: "seed \(seed) populated")
         for round in 0..<rounds {
             let stepSeed = rng.next()
+            // Every store gets the same mutations, picked from the same model.
+            let before = model
             for store in pair.stores {
                 var stepRNG = SplitMix64(seed: stepSeed)
-                var copy = model
+                var copy = before
                 let context = ObjectContext(store: store, name: "mutate")
                 try context.performAndWait {
                     try FetchRandom.mutate(context, &copy, steps: Int.random(in: 1...60, using: &stepRNG), &stepRNG)
                     try context.save()
                 }
-                if store === pair.stores[1] { model = copy }
+                model = copy
             }
             if FetchRandom.chance(0.7, &rng) { try batch(pair, &rng) }
             // The model no longer follows batch requests; only the two stores are compared.
             model = try Self.model(of: pair.stores[0])
             checkIndexes(pair.stores[1], "seed \(seed) round \(round)")
+            checkIndexes(pair.stores[2], "seed \(seed) round \(round), background")
             try compare(pair, &rng, requests: 15, label: "seed \(seed) round \(round)")
             if FetchRandom.chance(0.5, &rng) {
                 try pair.reopen(checkpoint: Bool.random(using: &rng))
                 checkIndexes(pair.stores[1], "seed \(seed) round \(round) reopened")
+                checkIndexes(pair.stores[2], "seed \(seed) round \(round) reopened, background")
                 try compare(pair, &rng, requests: 10, label: "seed \(seed) round \(round) reopened")
             }
         }

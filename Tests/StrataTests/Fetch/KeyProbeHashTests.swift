@@ -129,7 +129,7 @@ import Testing
                 let expected = Self.scanned(rows, key, value)
                 let got = try context.performAndWaitFetchKeys(request)
                 #expect(got == expected, "\(place), \(label): \(key) == \(value)")
-                if let probe = KeyProbe(request, store: store), let keys = probe.keys(store.currentVersion) {
+                if let probe = KeyProbe(request, store: store), let keys = probe.keys(store.currentVersion, options: store.options) {
                     #expect(keys == expected, "\(place), \(label): the probe of \(key) == \(value)")
                 }
             }

@@ -73,7 +73,7 @@ import Testing
             #expect(try context.performAndWait { try context.count(for: request) } == expected.count, "count of \(key) == \(value)")
             #expect(try context.performAndWait { try context.fetch(request).map(\.objectID.primaryKey) } == expected, "objects of \(key) == \(value)")
             // The same through the probe itself, when it answers (not past its limit).
-            if let probe = KeyProbe(request, store: indexed), let keys = probe.keys(indexed.currentVersion) {
+            if let probe = KeyProbe(request, store: indexed), let keys = probe.keys(indexed.currentVersion, options: indexed.options) {
                 #expect(keys == expected, "\(key) == \(value)")
                 probed.append("\(key) == \(value)")
                 #expect(try indexed.fetchStrategy(request).probedIndex == probe.indexNames)
@@ -115,7 +115,7 @@ import Testing
         // `group` leads only a compound index: the probe reads it and sorts the keys.
         let group = try Self.request("group == 'Ä'")
         #expect(KeyProbe(group, store: indexed)?.indexNames == ["group", "number"])
-        #expect(KeyProbe(group, store: indexed)?.keys(indexed.currentVersion) == nil, "more matches than a probe gives")
+        #expect(KeyProbe(group, store: indexed)?.keys(indexed.currentVersion, options: indexed.options) == nil, "more matches than a probe gives")
     }
 
     @Test func errorsAreTheGeneralPathsErrors() throws {
@@ -211,7 +211,7 @@ import Testing
         for (i, key) in added.enumerated() {
             let request = try Self.request("email == %@", "after\(i)@é.example")
             #expect(try lookups.performAndWaitFetchKeys(request) == [key])
-            #expect(KeyProbe(request, store: reopened)?.keys(reopened.currentVersion) == [key])
+            #expect(KeyProbe(request, store: reopened)?.keys(reopened.currentVersion, options: reopened.options) == [key])
         }
         #expect(try lookups.performAndWaitFetchKeys(try Self.request("email == 'moved@é.example'")) == [moved])
         #expect(try lookups.performAndWaitFetchKeys(try Self.request("email == 'p10@é.example'")) == [])

@@ -66,7 +66,7 @@ import Testing
             let request = FetchRequest(entityName: "Word", predicate: try ObjectPredicate(format: "text == %@", key))
             let expected = try scanning.performAndWait { try scanning.fetchObjectIDs(request).map(\.primaryKey) }
             let scalars = key.unicodeScalars.map { String($0.value, radix: 16) }
-            guard let probe = KeyProbe(request, store: indexed), let probed = probe.keys(indexed.currentVersion) else {
+            guard let probe = KeyProbe(request, store: indexed), let probed = probe.keys(indexed.currentVersion, options: indexed.options) else {
                 Issue.record("the probe did not answer text == \(scalars)")
                 continue
             }

@@ -41,7 +41,7 @@ enum IndexedWorkloads {
 
     static let firstFetchAfterOpen = StorageBenchmark(
         name: "indexed-open-first-fetch",
-        summary: "open + the first age BETWEEN {100, 200} IDs fetch, age indexed (that fetch builds the index) ÷ the same without the index",
+        summary: "open + the first age BETWEEN {100, 200} IDs fetch, age indexed (that fetch scans while the index is built in the background) ÷ the same without the index",
         unit: .ratio, target: .atMost(1.5), limit: nil, measure: measureFirstFetchAfterOpen)
 
     /// Opens the copied store with `schema` (migrating it to the indexes), closes it, and
@@ -56,6 +56,9 @@ enum IndexedWorkloads {
     static func strataSortedFetch(_ run: RunContext) async throws -> Double {
         let directory = try indexedCopy(try await StrataFixtures.todoStore(for: run), schema: todoIndexedSchema)
         let store = try PersistentStore.open(at: directory, schema: todoIndexedSchema, options: StrataFixtures.options)
+        // SQLite reads its index from disk; Strata's is built now, not timed (a fetch would
+        // otherwise sort while it is built in the background).
+        try store.buildIndexes()
         let request = FetchRequest(entityName: "TodoItem", sortKeys: [SortKey("createdAt")])
         let strategy = try store.fetchStrategy(request)
         precondition(strategy.orderIndex == ["createdAt"], "the sorted fetch does not walk the index")
@@ -96,6 +99,7 @@ enum IndexedWorkloads {
     static func strataAgeIDs(_ run: RunContext) async throws -> Double {
         let directory = try indexedCopy(try await StrataFixtures.personStore(for: run), schema: personIndexedSchema)
         let store = try PersistentStore.open(at: directory, schema: personIndexedSchema, options: StrataFixtures.options)
+        try store.buildIndexes()   // not timed, as SQLite's index is read from disk
         let request = FetchRequest(entityName: "Person", predicate: try ObjectPredicate(format: "age BETWEEN {100, 200}"))
         let strategy = try store.fetchStrategy(request)
         precondition(strategy.lookupIndex == ["age"], "the fetch does not use the age index")
@@ -122,8 +126,10 @@ enum IndexedWorkloads {
     }
 
     /// Open + the first `age BETWEEN {100, 200}` fetch of a copy of the person store with
-    /// `age` indexed (the fetch builds the index), ÷ the same on a copy without the index
-    /// (the fetch scans). The figure a user sees when a store opens and its first query runs.
+    /// `age` indexed, ÷ the same on a copy without the index (the fetch scans). The figure a
+    /// user sees when a store opens and its first query runs: with the index not built yet,
+    /// that fetch scans too, and the index is built on a background thread of the lowest
+    /// priority (`PersistentStore.Options.buildsIndexesInBackground`).
     static func measureFirstFetchAfterOpen(_ run: RunContext) async throws -> Double {
         let request = FetchRequest(entityName: "Person", predicate: try ObjectPredicate(format: "age BETWEEN {100, 200}"))
         func openAndFetch(_ directory: String, _ schema: Schema) throws -> Double {

@@ -85,6 +85,7 @@ enum UniqueWorkloads {
         let requests = try wanted.map {
             FetchRequest(entityName: "Person", predicate: try ObjectPredicate(format: "email == %@", email($0)))
         }
+        try store.buildIndexes()   // not timed, as SQLite's index is read from disk
         let strategy = try store.fetchStrategy(requests[0])
         precondition(strategy.lookupIndex == ["email"], "the lookup does not use the email index")
         let context = ObjectContext(store: store)

@@ -4,12 +4,39 @@ extension FetchPlan {
     /// The index to walk for ordering `count` matches of `version` by the only sort key:
     /// a fresh single-property index on it, with no `[c]`, when the matches are a good part
     /// of the table (otherwise sorting them is cheaper).
+    /// An index not built yet on a large table is not waited for: the matches are sorted,
+    /// and the index is built in the background (``readyIndex(_:at:)``).
     func orderIndex(_ version: StoreVersion, count: Int) -> TableIndex? {
         guard sort.count == 1, !sort[0].caseInsensitive else { return nil }
         let table = version.tables[layout.index]
-        guard let index = table.index(leadingWith: sort[0].property), index.properties.count == 1,
-              count > 0, count >= table.rowCount / 8 else { return nil }
-        return index
+        guard let position = table.indexPosition(leadingWith: sort[0].property),
+              table.indexes[position].properties.count == 1, count > 0, count >= table.rowCount / 8 else { return nil }
+        return readyIndex(table, at: position)
+    }
+
+    /// The index at `position` of `table`'s indexes for this fetch to use: built now if need
+    /// be on a small table (or when the store does not build indexes in the background);
+    /// on a large one, `nil` when it is not built yet, after starting its build on a
+    /// background thread (``LazyTableIndex/readyIndex(for:building:)``).
+    func readyIndex(_ table: borrowing EntityTable, at position: Int) -> TableIndex? {
+        let lazy = table.indexes[position]
+        guard let builder = indexBuilds.backgroundIndexBuilder(rows: table.rowCount) else { return lazy.index(for: table) }
+        return lazy.readyIndex(for: table, building: builder)
+    }
+
+    /// The names of the indexes this fetch could use in `version` that are being built in
+    /// the background, for ``FetchStrategy/indexesBeingBuilt``.
+    func indexesBeingBuilt(_ version: StoreVersion) -> [[String]] {
+        let table = version.tables[layout.index]
+        var wanted = Set(bound.map { Set($0.rangeConstraints.keys).union(Self.pointConstraints($0.root).keys).union(Self.prefixes($0.root).keys) } ?? [])
+        if sort.count == 1 { wanted.insert(layout.properties[sort[0].property].name) }
+        var names: [[String]] = []
+        for (position, lazy) in table.indexes.enumerated() where lazy.isBuildingInBackground && !lazy.isBuilt {
+            guard wanted.contains(layout.properties[lazy.properties[0]].name),
+                  table.indexPosition(leadingWith: lazy.properties[0]) == position else { continue }
+            names.append(lazy.properties.map { layout.properties[$0].name })
+        }
+        return names
     }
 
     /// The positions of `items` (store rows in ascending primary-key order) in sort order,
@@ -103,6 +130,7 @@ extension FetchPlan {
         if let index = orderIndex(version, count: matches) {
             strategy.orderIndex = index.properties.map { layout.properties[$0].name }
         }
+        strategy.indexesBeingBuilt = indexesBeingBuilt(version)
         return strategy
     }
 }

@@ -57,7 +57,8 @@ extension FetchPlan {
 
     /// The lookup the predicate allows in `version` (the single constraint on an indexed
     /// property that leaves the fewest candidates), and the rows a scan would read. Builds
-    /// the chosen index if this is its first use.
+    /// each index it considers if this is its first use, or on a large table leaves it out
+    /// and has it built in the background (``readyIndex(_:at:)``).
     func indexChoice(_ version: StoreVersion) -> IndexChoice {
         guard let bound else { return IndexChoice() }
         let table = version.tables[layout.index]
@@ -75,7 +76,8 @@ extension FetchPlan {
             let range = ranges[name] ?? PredicateRange()
             guard let property = layout.propertyIndex[name], let position = table.indexPosition(leadingWith: property) else { continue }
             if let chosen = best, chosen.estimate == 0 { break }
-            let index = table.indexes[position].index(for: table)
+            // An index not built yet on a large table is built in the background; this fetch scans.
+            guard let index = readyIndex(table, at: position) else { continue }
             var lookup = IndexLookup(index: index, property: property, points: points[name], range: range,
                                      prefix: points[name] == nil ? prefixes[name] : nil, estimate: 0, covered: false)
             if let values = lookup.points {

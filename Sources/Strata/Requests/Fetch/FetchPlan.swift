@@ -18,10 +18,14 @@ struct FetchPlan: Sendable {
     /// Whether a scan with a compiled filter may spread its chunks over the cores, and how
     /// many chunks each thread must get at least (the store's options).
     let parallel: (allowed: Bool, minimumChunksPerThread: Int)
+    /// The store's options, for where an index found pending is built
+    /// (``PersistentStore/Options/backgroundIndexBuilder(rows:)``).
+    let indexBuilds: PersistentStore.Options
 
     init(_ request: FetchRequest, store: PersistentStore) throws(StrataError) {
         self.request = request
         parallel = (store.options.scansInParallel, store.options.parallelScanMinimumChunks)
+        indexBuilds = store.options
         let resolved = try store.layout(named: request.entityName)
         layout = resolved
         guard request.fetchLimit >= 0, request.fetchOffset >= 0, request.fetchBatchSize >= 0 else {

@@ -21,12 +21,18 @@ public struct FetchStrategy: Sendable, Hashable, CustomStringConvertible {
     /// its entries equal to the constant are the matches, so no row is read and no plan is
     /// made. `nil` when the fetch takes the general path.
     public var probedIndex: [String]?
+    /// Indexes that could serve the fetch but were not built yet: the fetch scanned or
+    /// sorted as it would without them, and each is being built on a background thread for
+    /// the fetches after it (see ``PersistentStore/Options/buildsIndexesInBackground``).
+    public var indexesBeingBuilt: [[String]] = []
 
     /// Two lines, such as `rows: index (email), email in {"a@b.c"}` and
     /// `order: index (createdAt) walked`, and a third with the planner's estimate when an
     /// index could serve the predicate, such as
     /// `estimate: 1 candidate from the index, 1000000 rows to scan`, and a last one when a
-    /// key probe answers the fetch, such as `plan: key probe of index (email), no row read`.
+    /// key probe answers the fetch, such as `plan: key probe of index (email), no row read`,
+    /// and one for each index being built, such as
+    /// `building: index (age) in the background, not used until built`.
     public var description: String {
         var rows = lookupIndex.map { "rows: index (\($0.joined(separator: ", "))), \(lookupConstraint ?? "")" } ?? "rows: chunk scan"
         if let rejectedIndex {
@@ -39,6 +45,9 @@ public struct FetchStrategy: Sendable, Hashable, CustomStringConvertible {
         }
         if let probedIndex {
             lines += "\nplan: key probe of index (\(probedIndex.joined(separator: ", "))), no row read"
+        }
+        for index in indexesBeingBuilt {
+            lines += "\nbuilding: index (\(index.joined(separator: ", "))) in the background, not used until built"
         }
         return lines
     }
