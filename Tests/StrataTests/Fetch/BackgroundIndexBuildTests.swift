@@ -15,12 +15,8 @@ import Glibc
 /// ``IndexBuilder`` that keeps them until told to run them) and lower the table size from
 /// which builds go to the background.
 @Suite struct BackgroundIndexBuildTests {
-    static let schema = try! Schema {
-        Entity("Note", indexes: [["rank"], ["title"]]) {
-            Attribute("rank", .int64)
-            Attribute("title", .string)
-        }
-    }
+    /// `LazyIndexTests`' notes, indexed on `rank` (0–49) and `title` (`n<i>`).
+    static let schema = LazyIndexTests.schema
 
     /// Builds started by fetches, kept until ``runAll()``.
     final class HeldBuilds: Sendable {
@@ -47,22 +43,29 @@ import Glibc
         }
     }
 
-    static func open(_ directory: TemporaryDirectory, _ held: HeldBuilds) throws -> PersistentStore {
+    /// A store that builds indexes in the background from 100 rows, on `held` (or on the
+    /// real low-priority threads when `held` is `nil`).
+    static func open(_ directory: TemporaryDirectory, _ held: HeldBuilds?) throws -> PersistentStore {
         var options = PersistentStore.Options()
         options.backgroundIndexBuildMinimumRows = 100
-        options.indexBuilder = held.builder
+        if let held { options.indexBuilder = held.builder }
         return try PersistentStore.open(at: directory.path, schema: schema, options: options)
     }
 
     static func insert(_ store: PersistentStore, ranks: Range<Int>) throws {
-        let context = ObjectContext(store: store)
-        try context.performAndWait {
-            for rank in ranks {
-                let note = try context.insert("Note")
-                try note.setValues(["rank": .int(Int64(rank % 50)), "title": .string("n\(rank)")])
-            }
-            try context.save()
-        }
+        try LazyIndexTests.insert(ObjectContext(store: store), ranks: ranks)
+    }
+
+    /// Runs `body` on a new store of `rows` notes whose builds `held` keeps (`realBuilds`:
+    /// whose builds run on the real low-priority threads; `held` then sees none).
+    static func withHeldStore(rows: Int, realBuilds: Bool = false, _ body: (PersistentStore, HeldBuilds) throws -> Void) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let held = HeldBuilds()
+        let store = try open(directory, realBuilds ? nil : held)
+        defer { try? store.close() }
+        try insert(store, ranks: 0..<rows)
+        try body(store, held)
     }
 
     static func keys(_ store: PersistentStore, _ request: FetchRequest) throws -> [Int64] {
@@ -80,101 +83,85 @@ import Glibc
     }
 
     @Test func aFetchScansWhileTheIndexIsBuiltAndTheFetchesAfterTheBuildUseIt() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let held = HeldBuilds()
-        let store = try Self.open(directory, held)
-        defer { try? store.close() }
-        try Self.insert(store, ranks: 0..<2_000)
+        try Self.withHeldStore(rows: 2_000) { store, held in
 
-        let lookup = try Self.request("rank == 7")
-        #expect(try Self.keys(store, lookup) == Self.ranked(7, of: 2_000))
-        #expect(held.count == 1, "the fetch did not start the rank index's build")
-        #expect(!store.currentVersion.tables[0].indexes[0].isBuilt, "the fetch built the index itself")
-        let scanning = try store.fetchStrategy(lookup)
-        #expect(scanning.lookupIndex == nil && scanning.indexesBeingBuilt == [["rank"]])
-        #expect(scanning.description.contains("building: index (rank) in the background"), "\(scanning)")
-        #expect(held.count == 1, "a second fetch started a second build")
+            let lookup = try Self.request("rank == 7")
+            #expect(try Self.keys(store, lookup) == Self.ranked(7, of: 2_000))
+            #expect(held.count == 1, "the fetch did not start the rank index's build")
+            #expect(!store.currentVersion.tables[0].indexes[0].isBuilt, "the fetch built the index itself")
+            let scanning = try store.fetchStrategy(lookup)
+            #expect(scanning.lookupIndex == nil && scanning.indexesBeingBuilt == [["rank"]])
+            #expect(scanning.description.contains("building: index (rank) in the background"), "\(scanning)")
+            #expect(held.count == 1, "a second fetch started a second build")
 
-        held.runAll()
-        #expect(store.currentVersion.tables[0].indexes[0].isBuilt)
-        let indexed = try store.fetchStrategy(lookup)
-        #expect(indexed.lookupIndex == ["rank"] && indexed.indexesBeingBuilt.isEmpty, "\(indexed)")
-        #expect(try Self.keys(store, lookup) == Self.ranked(7, of: 2_000))
-        #expect(!store.currentVersion.tables[0].indexes[1].isBuilt, "the title index was built too")
+            held.runAll()
+            #expect(store.currentVersion.tables[0].indexes[0].isBuilt)
+            let indexed = try store.fetchStrategy(lookup)
+            #expect(indexed.lookupIndex == ["rank"] && indexed.indexesBeingBuilt.isEmpty, "\(indexed)")
+            #expect(try Self.keys(store, lookup) == Self.ranked(7, of: 2_000))
+            #expect(!store.currentVersion.tables[0].indexes[1].isBuilt, "the title index was built too")
+        }
     }
 
     @Test func aVersionCommittedDuringTheBuildTakesItOver() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let held = HeldBuilds()
-        let store = try Self.open(directory, held)
-        defer { try? store.close() }
-        try Self.insert(store, ranks: 0..<2_000)
-        let lookup = try Self.request("rank == 3")
-        #expect(try Self.keys(store, lookup) == Self.ranked(3, of: 2_000))
-        #expect(held.count == 1)
+        try Self.withHeldStore(rows: 2_000) { store, held in
+            let lookup = try Self.request("rank == 3")
+            #expect(try Self.keys(store, lookup) == Self.ranked(3, of: 2_000))
+            #expect(held.count == 1)
 
-        // Two commits while the build is held: their versions wait for it rather than
-        // starting builds of their own, and their fetches still scan.
-        try Self.insert(store, ranks: 2_000..<2_100)
-        #expect(try Self.keys(store, lookup) == Self.ranked(3, of: 2_100))
-        try Self.insert(store, ranks: 2_100..<2_150)
-        #expect(try Self.keys(store, lookup) == Self.ranked(3, of: 2_150))
-        #expect(held.count == 1, "a newer version started a build of its own")
-        #expect(try store.fetchStrategy(lookup).indexesBeingBuilt == [["rank"]])
+            // Two commits while the build is held: their versions wait for it rather than
+            // starting builds of their own, and their fetches still scan.
+            try Self.insert(store, ranks: 2_000..<2_100)
+            #expect(try Self.keys(store, lookup) == Self.ranked(3, of: 2_100))
+            try Self.insert(store, ranks: 2_100..<2_150)
+            #expect(try Self.keys(store, lookup) == Self.ranked(3, of: 2_150))
+            #expect(held.count == 1, "a newer version started a build of its own")
+            #expect(try store.fetchStrategy(lookup).indexesBeingBuilt == [["rank"]])
 
-        // The build finishes on the old version; the newest one brings it up to date.
-        held.runAll()
-        let strategy = try store.fetchStrategy(lookup)
-        #expect(strategy.lookupIndex == ["rank"], "\(strategy)")
-        #expect(try Self.keys(store, lookup) == Self.ranked(3, of: 2_150))
-        let table = store.currentVersion.tables[0]
-        let entries = table.indexes[0].index(for: table).leaves.flatMap(\.entries)
-        let rebuilt = TableIndex(properties: [0], table: table).leaves.flatMap(\.entries)
-        #expect(entries.count == 2_150 && zip(entries, rebuilt).allSatisfy { IndexEntry.same($0, $1) })
-        #expect(held.count == 1)
+            // The build finishes on the old version; the newest one brings it up to date.
+            held.runAll()
+            let strategy = try store.fetchStrategy(lookup)
+            #expect(strategy.lookupIndex == ["rank"], "\(strategy)")
+            #expect(try Self.keys(store, lookup) == Self.ranked(3, of: 2_150))
+            let table = store.currentVersion.tables[0]
+            let entries = table.indexes[0].index(for: table).leaves.flatMap(\.entries)
+            let rebuilt = TableIndex(properties: [0], table: table).leaves.flatMap(\.entries)
+            #expect(entries.count == 2_150 && zip(entries, rebuilt).allSatisfy { IndexEntry.same($0, $1) })
+            #expect(held.count == 1)
 
-        // A commit after the build keeps the index built.
-        try Self.insert(store, ranks: 2_150..<2_200)
-        #expect(store.currentVersion.tables[0].indexes[0].isBuilt)
-        #expect(try Self.keys(store, lookup) == Self.ranked(3, of: 2_200))
+            // A commit after the build keeps the index built.
+            try Self.insert(store, ranks: 2_150..<2_200)
+            #expect(store.currentVersion.tables[0].indexes[0].isBuilt)
+            #expect(try Self.keys(store, lookup) == Self.ranked(3, of: 2_200))
+        }
     }
 
     @Test func aSortedFetchSortsWhileItsIndexIsBuilt() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let held = HeldBuilds()
-        let store = try Self.open(directory, held)
-        defer { try? store.close() }
-        try Self.insert(store, ranks: 0..<1_000)
-        let sorted = FetchRequest(entityName: "Note", sortKeys: [SortKey("rank")])
-        // By rank, ties by key.
-        let expected = (0..<1_000).sorted { ($0 % 50, $0) < ($1 % 50, $1) }.map { Int64($0 + 1) }
-        #expect(try Self.keys(store, sorted) == expected)
-        let sorting = try store.fetchStrategy(sorted)
-        #expect(sorting.orderIndex == nil && sorting.indexesBeingBuilt == [["rank"]], "\(sorting)")
-        held.runAll()
-        #expect(try store.fetchStrategy(sorted).orderIndex == ["rank"])
-        #expect(try Self.keys(store, sorted) == expected)
+        try Self.withHeldStore(rows: 1_000) { store, held in
+            let sorted = FetchRequest(entityName: "Note", sortKeys: [SortKey("rank")])
+            // By rank, ties by key.
+            let expected = (0..<1_000).sorted { ($0 % 50, $0) < ($1 % 50, $1) }.map { Int64($0 + 1) }
+            #expect(try Self.keys(store, sorted) == expected)
+            let sorting = try store.fetchStrategy(sorted)
+            #expect(sorting.orderIndex == nil && sorting.indexesBeingBuilt == [["rank"]], "\(sorting)")
+            held.runAll()
+            #expect(try store.fetchStrategy(sorted).orderIndex == ["rank"])
+            #expect(try Self.keys(store, sorted) == expected)
+        }
     }
 
     @Test func aKeyProbeOfAnIndexNotBuiltYetScansAndStartsTheBuild() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let held = HeldBuilds()
-        let store = try Self.open(directory, held)
-        defer { try? store.close() }
-        try Self.insert(store, ranks: 0..<500)
-        let probe = try Self.request("title == 'n42'")
-        let context = ObjectContext(store: store)
-        let scanned = try context.performAndWait { try context.fetchObjectIDs(probe).map(\.primaryKey) }
-        #expect(scanned == [43])
-        #expect(held.count == 1, "the probe did not start the title index's build")
-        #expect(try store.fetchStrategy(probe).probedIndex == nil)
-        held.runAll()
-        #expect(try store.fetchStrategy(probe).probedIndex == ["title"])
-        #expect(try context.performAndWait { try context.fetchObjectIDs(probe).map(\.primaryKey) } == [43])
+        try Self.withHeldStore(rows: 500) { store, held in
+            let probe = try Self.request("title == 'n42'")
+            let context = ObjectContext(store: store)
+            let scanned = try context.performAndWait { try context.fetchObjectIDs(probe).map(\.primaryKey) }
+            #expect(scanned == [43])
+            #expect(held.count == 1, "the probe did not start the title index's build")
+            #expect(try store.fetchStrategy(probe).probedIndex == nil)
+            held.runAll()
+            #expect(try store.fetchStrategy(probe).probedIndex == ["title"])
+            #expect(try context.performAndWait { try context.fetchObjectIDs(probe).map(\.primaryKey) } == [43])
+        }
     }
 
     @Test func smallTablesAndStoresThatDoNotBuildInTheBackgroundBuildOnTheFetchesThread() throws {
@@ -198,19 +185,15 @@ import Glibc
     }
 
     @Test func buildIndexesBuildsEveryPendingIndexNow() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let held = HeldBuilds()
-        let store = try Self.open(directory, held)
-        defer { try? store.close() }
-        try Self.insert(store, ranks: 0..<1_000)
-        let before = store.currentVersion.tables[0].indexes.map(\.isBuilt)
-        #expect(before == [false, false])
-        try store.buildIndexes()
-        let after = store.currentVersion.tables[0].indexes.map(\.isBuilt)
-        #expect(after == [true, true])
-        #expect(try store.fetchStrategy(try Self.request("title BEGINSWITH 'n99'")).lookupIndex == ["title"])
-        #expect(held.count == 0)
+        try Self.withHeldStore(rows: 1_000) { store, held in
+            let before = store.currentVersion.tables[0].indexes.map(\.isBuilt)
+            #expect(before == [false, false])
+            try store.buildIndexes()
+            let after = store.currentVersion.tables[0].indexes.map(\.isBuilt)
+            #expect(after == [true, true])
+            #expect(try store.fetchStrategy(try Self.request("title BEGINSWITH 'n99'")).lookupIndex == ["title"])
+            #expect(held.count == 0)
+        }
     }
 
     @Test func theLowPriorityBuilderRunsTheBuildOnAThreadOfNiceNineteen() async throws {
@@ -231,42 +214,32 @@ import Glibc
     }
 
     @Test func commitsAndFetchesDuringRealBackgroundBuildsGiveTheRowsOfTheirVersion() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        var options = PersistentStore.Options()
-        options.backgroundIndexBuildMinimumRows = 100
-        let store = try PersistentStore.open(at: directory.path, schema: Self.schema, options: options)
-        defer { try? store.close() }
-        try Self.insert(store, ranks: 0..<2_000)
-        var count = 2_000
-        for round in 0..<25 {
-            let rank = round % 50
-            #expect(try Self.keys(store, try Self.request("rank == \(rank)")) == Self.ranked(rank, of: count), "round \(round)")
-            let titles = try Self.keys(store, try Self.request("title BEGINSWITH 'n1'", sortedBy: "rank"))
-            #expect(Set(titles) == Set((0..<count).filter { "n\($0)".hasPrefix("n1") }.map { Int64($0 + 1) }), "round \(round)")
-            try Self.insert(store, ranks: count..<count + 40)
-            count += 40
+        try Self.withHeldStore(rows: 2_000, realBuilds: true) { store, _ in
+            var count = 2_000
+            for round in 0..<25 {
+                let rank = round % 50
+                #expect(try Self.keys(store, try Self.request("rank == \(rank)")) == Self.ranked(rank, of: count), "round \(round)")
+                let titles = try Self.keys(store, try Self.request("title BEGINSWITH 'n1'", sortedBy: "rank"))
+                #expect(Set(titles) == Set((0..<count).filter { "n\($0)".hasPrefix("n1") }.map { Int64($0 + 1) }), "round \(round)")
+                try Self.insert(store, ranks: count..<count + 40)
+                count += 40
+            }
         }
     }
 
     @Test func aRealBackgroundBuildFinishesAndIsUsed() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        var options = PersistentStore.Options()
-        options.backgroundIndexBuildMinimumRows = 100
-        let store = try PersistentStore.open(at: directory.path, schema: Self.schema, options: options)
-        defer { try? store.close() }
-        try Self.insert(store, ranks: 0..<3_000)
-        let lookup = try Self.request("rank == 11")
-        #expect(try Self.keys(store, lookup) == Self.ranked(11, of: 3_000))
-        // Bounded wait: 20 s at most for a build of 3,000 rows.
-        var waited = 0
-        while !store.currentVersion.tables[0].indexes[0].isBuilt, waited < 2_000 {
-            Thread.sleep(forTimeInterval: 0.01)
-            waited += 1
+        try Self.withHeldStore(rows: 3_000, realBuilds: true) { store, _ in
+            let lookup = try Self.request("rank == 11")
+            #expect(try Self.keys(store, lookup) == Self.ranked(11, of: 3_000))
+            // Bounded wait: 20 s at most for a build of 3,000 rows.
+            var waited = 0
+            while !store.currentVersion.tables[0].indexes[0].isBuilt, waited < 2_000 {
+                Thread.sleep(forTimeInterval: 0.01)
+                waited += 1
+            }
+            #expect(store.currentVersion.tables[0].indexes[0].isBuilt, "the background build never finished")
+            #expect(try store.fetchStrategy(lookup).lookupIndex == ["rank"])
+            #expect(try Self.keys(store, lookup) == Self.ranked(11, of: 3_000))
         }
-        #expect(store.currentVersion.tables[0].indexes[0].isBuilt, "the background build never finished")
-        #expect(try store.fetchStrategy(lookup).lookupIndex == ["rank"])
-        #expect(try Self.keys(store, lookup) == Self.ranked(11, of: 3_000))
     }
 }
