@@ -34,11 +34,11 @@ enum IndexPairSort {
         defer { counts.deallocate() }
         counts.initialize(repeating: 0)
         if passes == 1 {
-            for value in values { counts[Int((value.sortableBits &- low) & mask)] += 1 }
+            for value in values { counts[Int((value.sortableBits &- low) & mask)] &+= 1 }
         } else {
             for value in values {
                 let bits = value.sortableBits &- low
-                for pass in 0..<passes { counts[pass &* buckets &+ Int(bits >> UInt64(pass &* digitBits) & mask)] += 1 }
+                for pass in 0..<passes { counts[pass &* buckets &+ Int(bits &>> UInt64(pass &* digitBits) & mask)] &+= 1 }
             }
         }
         var source = (values: values, keys: keys), target = (values: spareValues, keys: spareKeys)
@@ -54,21 +54,32 @@ enum IndexPairSort {
                 starts[b] = start
                 start += count
             }
-            let (fromValues, fromKeys) = (source.values.baseAddress!, source.keys.baseAddress!)
-            let (toValues, toKeys) = (target.values.baseAddress!, target.keys.baseAddress!)
-            let places = starts.baseAddress!
-            for i in 0..<n {
-                let value = fromValues[i]
-                let b = Int((value.sortableBits &- low) >> shift & mask)
-                let place = places[b]
-                places[b] = place &+ 1
-                toValues[place] = value
-                toKeys[place] = fromKeys[i]
-            }
+            place(n, values: source.values.baseAddress!, keys: source.keys.baseAddress!,
+                  intoValues: target.values.baseAddress!, keys: target.keys.baseAddress!,
+                  at: starts.baseAddress!, low: low, shift: shift)
             swap(&source, &target)
             inSpare.toggle()
         }
         return inSpare
+    }
+
+    /// One placing pass of ``sort(values:keys:spareValues:spareKeys:low:high:)``: the `n` pairs
+    /// from `values`, `keys` into `intoValues`, `intoKeys`, each at the next place of its digit
+    /// (`places`, the first place of each digit on entry). A function of its own, on plain
+    /// pointers, so that the loop keeps everything in registers.
+    @inline(never)
+    static func place<Value: IndexNumber>(_ n: Int, values: UnsafePointer<Value>, keys: UnsafePointer<Int64>,
+                                          intoValues: UnsafeMutablePointer<Value>, keys intoKeys: UnsafeMutablePointer<Int64>,
+                                          at places: UnsafeMutablePointer<Int>, low: UInt64, shift: UInt64) {
+        let mask = UInt64(1 << digitBits - 1)
+        for i in 0..<n {
+            let value = values[i]
+            let digit = Int(truncatingIfNeeded: (value.sortableBits &- low) &>> shift & mask)
+            let place = places[digit]
+            places[digit] = place &+ 1
+            intoValues[place] = value
+            intoKeys[place] = keys[i]
+        }
     }
 
     /// One pass of a stable counting sort: `source` placed into `target` in the order of
