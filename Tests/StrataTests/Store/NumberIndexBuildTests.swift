@@ -26,7 +26,8 @@ import StrataTestSupport
     /// Builds the index of each of `names` over `entity`'s table in `store` and checks it
     /// against ``compared(_:_:)``, and that its leaves past the nils are compact (the
     /// number path built them).
-    static func check(_ store: PersistentStore, _ entity: String, _ names: [String], _ label: String, compact: Bool = true) {
+    static func check(_ store: PersistentStore, _ entity: String, _ names: [String], _ label: String, compact: Bool = true,
+                      threads: Int = 1) {
         let version = store.currentVersion
         guard let table = version.tables.first(where: { $0.layout.entity.name == entity }) else {
             Issue.record("no table \(entity)")
@@ -34,7 +35,7 @@ import StrataTestSupport
         }
         for name in names {
             let properties = name.split(separator: ",").map { table.layout.propertyIndex[String($0)]! }
-            let built = TableIndex(properties: properties, table: table)
+            let built = TableIndex(properties: properties, table: table, threads: threads)
             let got = built.leaves.flatMap(\.entries), expected = compared(properties, table)
             #expect(got.count == expected.count && built.count == expected.count, "\(label) \(name): \(got.count) vs \(expected.count) entries")
             #expect(zip(got, expected).allSatisfy { IndexEntry.same($0, $1) }, "\(label) \(name): entries differ")
@@ -90,6 +91,26 @@ import StrataTestSupport
         _ = try store.fetchRows(FetchRequest(entityName: "Person", predicate: try ObjectPredicate(format: "name == 'p5'")))
         Self.check(store, "Person", names, "after a read")
         Self.check(store, "Person", others, "after a read", compact: false)
+    }
+
+    @Test func chunksDecodedOnSeveralThreadsFirstGiveTheSameIndex() throws {
+        let directory = try TemporaryDirectory(prefix: "strata-number-index")
+        defer { directory.remove() }
+        var store = try PersistentStore.open(at: directory.path, schema: FetchFixtures.schema, options: .unsyncedWithoutCheckpoints)
+        var rng = SplitMix64(seed: 21)
+        let context = ObjectContext(store: store, name: "populate")
+        _ = try context.performAndWait { try FetchRandom.populate(context, people: 3_000, pets: 10, clustered: false, &rng) }
+        _ = try store.execute(BatchInsertRequest(entityName: "Person", objects: (0..<3_000).map { Self.fullPerson($0, &rng) }))
+        _ = try store.checkpoint()
+        // Each list of indexes on a store just opened, so that every chunk waits for a decode.
+        for names in [["age"], ["born", "score"], ["team"], ["name"], ["nickname,age"]] {
+            try store.close()
+            store = try PersistentStore.open(at: directory.path, schema: FetchFixtures.schema, options: .unsyncedWithoutCheckpoints)
+            let chunks = store.currentVersion.tables.first { $0.layout.entity.name == "Person" }!.chunks
+            #expect(chunks.count > 2 && chunks.allSatisfy { $0.decoded.load() == nil })
+            Self.check(store, "Person", names, "on 2 threads", compact: names != ["name"] && names != ["nickname,age"], threads: 2)
+        }
+        try store.close()
     }
 
     @Test func anEmptyTableAndASingleValue() throws {
