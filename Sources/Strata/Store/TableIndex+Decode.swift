@@ -3,7 +3,8 @@ extension TableIndex {
     /// `properties` reads of the chunks not decoded yet, before the build reads them in order
     /// on the calling thread: the key column and the indexed one alone
     /// (``TableChunk/someColumns(_:)``) for a single-number index over an attribute, each chunk
-    /// whole otherwise (as ``numberLeaves(of:in:)`` and ``entries(of:in:rows:)`` read them).
+    /// whole otherwise (as ``numberLeaves(of:in:)`` and the general path of ``init(properties:table:threads:)``
+    /// read them).
     /// Nothing when `threads` is 1 or fewer, or every chunk is decoded.
     ///
     /// The decode is most of what remains of a single-number build once the pairs are radix

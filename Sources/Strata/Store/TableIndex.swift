@@ -1,5 +1,4 @@
 import Foundation
-internal import StrataStorage
 
 /// One index over one entity's rows in one store version: every row's entry, in index
 /// order (values, then primary key), in leaves of up to twice ``leafSize`` entries.
@@ -50,50 +49,19 @@ struct TableIndex: Sendable {
             }
             return
         }
-        var entries = Self.entries(of: properties.map { table.layout.columnAccess[$0] }, in: table.chunks, rows: table.rowCount)
+        var entries: [IndexEntry] = []
+        entries.reserveCapacity(table.rowCount)
+        let access = properties.map { table.layout.columnAccess[$0] }
+        for chunk in table.chunks {
+            let keys = chunk.primaryKeys
+            for row in keys.indices { entries.append(Self.entry(chunk, row, keys[row], access)) }
+        }
         if properties.count == 1, let sorted = Self.sortedByNumber(entries) {
             entries = sorted
         } else {
-            entries = Self.sortedByComparison(entries)
+            entries.sort(by: IndexEntry.precedes)
         }
         replaceLeaves(0..<0, with: entries)
-    }
-
-    /// Every row's entry over the columns `access` names, chunk after chunk (key order): each
-    /// chunk's columns read in place, with no count of a reference per row (``entry(_:_:_:_:)``
-    /// copies the chunk's decoded columns and the column out for every row).
-    static func entries(of access: [EntityLayout.ColumnAccess], in chunks: [TableChunk], rows: Int) -> [IndexEntry] {
-        var entries: [IndexEntry] = []
-        entries.reserveCapacity(rows)
-        for chunk in chunks {
-            chunk.withLoaded { decoded in
-                decoded.columns.withUnsafeBufferPointer { columns in
-                    let first = columns.baseAddress! + access[0].column, type = access[0].type
-                    for (row, key) in decoded.primaryKeys.enumerated() {
-                        let rest = access.count == 1 ? []
-                            : access.dropFirst().map { ColumnChunk.value(in: columns.baseAddress! + $0.column, at: row, type: $0.type) }
-                        entries.append(IndexEntry(first: ColumnChunk.value(in: first, at: row, type: type), rest: rest, primaryKey: key))
-                    }
-                }
-            }
-        }
-        return entries
-    }
-
-    /// `entries` in index order, by ``IndexEntry/precedes(_:_:)``: their positions are sorted,
-    /// the entries read in place, so that the sort moves plain integers instead of entries
-    /// (each move of an entry counts references to its values), then each entry is moved once.
-    static func sortedByComparison(_ entries: [IndexEntry]) -> [IndexEntry] {
-        guard entries.count > 1 else { return entries }
-        guard entries.count <= Int(Int32.max) else { return entries.sorted(by: IndexEntry.precedes) }
-        var order = [Int32](unsafeUninitializedCapacity: entries.count) { positions, count in
-            for i in 0..<entries.count { positions[i] = Int32(truncatingIfNeeded: i) }
-            count = entries.count
-        }
-        entries.withUnsafeBufferPointer { entries in
-            order.sort { IndexEntry.precedes(entries[Int($0)], entries[Int($1)]) }
-        }
-        return order.map { entries[Int($0)] }
     }
 
     /// `entries` in index order when every value is an integer, or every value a date or a

@@ -70,7 +70,7 @@ import StrataTestSupport
         let directory = try TemporaryDirectory(prefix: "strata-number-index")
         defer { directory.remove() }
         let names = ["age", "score", "born", "size", "team"]
-        // The general path (``TableIndex/entries(of:in:rows:)``, then a comparison sort):
+        // The general path (every row's ``IndexEntry``, then a comparison sort):
         // strings, booleans, compound indexes.
         let others = ["name", "nickname", "active", "nickname,age", "active,score", "name,born"]
         var store = try PersistentStore.open(at: directory.path, schema: FetchFixtures.schema, options: .unsyncedWithoutCheckpoints)
