@@ -47,6 +47,9 @@ struct IndexPairColumns<Value: IndexNumber>: ~Copyable {
     private(set) var count = 0
     /// The smallest and largest ``IndexNumber/sortableBits`` gathered.
     private(set) var low = UInt64.max, high = UInt64.min
+    /// Every bit set in one of the ``IndexNumber/sortableBits`` gathered: the sort skips the
+    /// low bits that are zero in all of them (23 of a date in whole seconds).
+    private(set) var setBits: UInt64 = 0
     /// Whether every row's key gathered (with or without a value) is greater than the one
     /// before.
     private(set) var ascending = true
@@ -79,7 +82,7 @@ struct IndexPairColumns<Value: IndexNumber>: ~Copyable {
         precondition(source.count == n && count + n <= keys.count, "index pairs overflow")
         guard n > 0 else { return }
         let valuesOut = values.baseAddress! + count, keysOut = keys.baseAddress! + count
-        var low = self.low, high = self.high, unordered = false
+        var low = self.low, high = self.high, setBits = self.setBits, unordered = false
         // Keys not greater than the one before, counted without a branch: row 0 counts once
         // against itself, and once more when it is not after the last key of the chunk before.
         var descents = lastKey.map { sourceKeys[0] <= $0 ? 1 : 0 } ?? 0
@@ -99,6 +102,7 @@ struct IndexPairColumns<Value: IndexNumber>: ~Copyable {
                     let value = source[row], bits = value.sortableBits
                     low = Swift.min(low, bits)
                     high = Swift.max(high, bits)
+                    setBits |= bits
                     unordered = unordered || value.isUnordered
                     valuesOut[written] = value
                     keysOut[written] = key
@@ -110,6 +114,7 @@ struct IndexPairColumns<Value: IndexNumber>: ~Copyable {
                 let key = sourceKeys[row], value = source[row], bits = value.sortableBits
                 low = Swift.min(low, bits)
                 high = Swift.max(high, bits)
+                setBits |= bits
                 unordered = unordered || value.isUnordered
                 descents &+= key <= previous ? 1 : 0
                 previous = key
@@ -122,6 +127,7 @@ struct IndexPairColumns<Value: IndexNumber>: ~Copyable {
         descents -= 1
         self.low = low
         self.high = high
+        self.setBits = setBits
         self.unordered = self.unordered || unordered
         ascending = ascending && descents == 0
         count += written
@@ -149,7 +155,7 @@ struct IndexPairColumns<Value: IndexNumber>: ~Copyable {
         let spareValues = UnsafeMutableBufferPointer<Value>.allocate(capacity: count)
         let spareKeys = UnsafeMutableBufferPointer<Int64>.allocate(capacity: count)
         let inSpare = IndexPairSort.sort(values: values, keys: keys, spareValues: spareValues, spareKeys: spareKeys,
-                                         low: low, high: high)
+                                         low: low, high: high, zeros: setBits.trailingZeroBitCount)
         if inSpare {
             // The sorted pairs are the spare columns: keep them, let the gathered ones go.
             self.values.deallocate()

@@ -4,50 +4,54 @@
 /// A table's rows come in ascending key order, so a *stable* sort by value alone gives that
 /// order. A least-significant-digit radix sort is stable and compares nothing: a few passes
 /// over the pairs (one for values within 2,048 of each other, such as ages or to-one keys;
-/// five for dates a year apart), with no branch on the data, where a comparison sort of a
-/// million shuffled values spends most of its time on mispredicted branches.
+/// five for dates a year apart, three when they are whole seconds), with no branch on the
+/// data, where a comparison sort of a million shuffled values spends most of its time on
+/// mispredicted branches.
 enum IndexPairSort {
     /// Bits of the value sorted in each pass.
     static let digitBits = 11
 
     /// Sorts the pairs `values[i]`, `keys[i]` by value, stably: when the keys ascend, that is
     /// by value, then key. `low` and `high` are the smallest and largest
-    /// ``IndexNumber/sortableBits`` of the values. Each pass places the pairs from one pair of
-    /// columns into the other; `spareValues` and `spareKeys` have room for as many.
+    /// ``IndexNumber/sortableBits`` of the values, and their lowest `zeros` bits are zero in
+    /// every value (the sort skips them). Each pass places the pairs from one pair of columns
+    /// into the other; `spareValues` and `spareKeys` have room for as many.
     ///
     /// Every pass's counts are taken in one read of the values before the first pass, and a
-    /// pass whose digit is the same for every pair (the low bits of dates in whole seconds) is
-    /// skipped.
+    /// pass whose digit is the same for every pair is skipped.
     ///
     /// - Returns: whether the sorted pairs are in the spare columns (else in `values`, `keys`).
-    /// - Complexity: O(n × ⌈b / 11⌉), b the bits of `high` less `low`.
+    /// - Complexity: O(n × ⌈b / 11⌉), b the bits of `high` less `low`, less `zeros`.
     static func sort<Value: IndexNumber>(values: UnsafeMutableBufferPointer<Value>, keys: UnsafeMutableBufferPointer<Int64>,
                                          spareValues: UnsafeMutableBufferPointer<Value>,
-                                         spareKeys: UnsafeMutableBufferPointer<Int64>, low: UInt64, high: UInt64) -> Bool {
+                                         spareKeys: UnsafeMutableBufferPointer<Int64>, low: UInt64, high: UInt64,
+                                         zeros: Int = 0) -> Bool {
         let n = values.count
         precondition(keys.count == n && spareValues.count >= n && spareKeys.count >= n, "index pairs of unequal lengths")
         guard n > 1, high > low else { return false }   // one value: key order is index order
-        let bits = UInt64.bitWidth - (high - low).leadingZeroBitCount
+        // Every value less `low` has `zeros` zero bits at the bottom too.
+        let base = UInt64(min(zeros, (high - low).trailingZeroBitCount))
+        let bits = UInt64.bitWidth - ((high - low) >> base).leadingZeroBitCount
         let passes = (bits + digitBits - 1) / digitBits
         let buckets = 1 << digitBits, mask = UInt64(buckets - 1)
         let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: passes * buckets)
         defer { counts.deallocate() }
         counts.initialize(repeating: 0)
         if passes == 1 {
-            for value in values { counts[Int((value.sortableBits &- low) & mask)] &+= 1 }
+            for value in values { counts[Int((value.sortableBits &- low) &>> base & mask)] &+= 1 }
         } else {
             for value in values {
-                let bits = value.sortableBits &- low
+                let bits = (value.sortableBits &- low) &>> base
                 for pass in 0..<passes { counts[pass &* buckets &+ Int(bits &>> UInt64(pass &* digitBits) & mask)] &+= 1 }
             }
         }
         var source = (values: values, keys: keys), target = (values: spareValues, keys: spareKeys)
         var inSpare = false
         for pass in 0..<passes {
-            let shift = UInt64(pass * digitBits)
+            let shift = base + UInt64(pass * digitBits)
             let starts = UnsafeMutableBufferPointer(rebasing: counts[pass * buckets..<(pass + 1) * buckets])
             // Every pair has the same digit: the pass would leave them as they are.
-            if starts[Int((source.values[0].sortableBits &- low) >> shift & mask)] == n { continue }
+            if starts[Int((source.values[0].sortableBits &- low) &>> shift & mask)] == n { continue }
             var start = 0
             for b in 0..<buckets {
                 let count = starts[b]
