@@ -37,7 +37,10 @@ enum IndexPairSort {
         let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: passes * buckets)
         defer { counts.deallocate() }
         counts.initialize(repeating: 0)
-        if passes == 1 {
+        if passes == 1 && base == 0 {
+            // Ages and to-one keys: the shift by nothing would cost as much as the rest.
+            for value in values { counts[Int((value.sortableBits &- low) & mask)] &+= 1 }
+        } else if passes == 1 {
             for value in values { counts[Int((value.sortableBits &- low) &>> base & mask)] &+= 1 }
         } else {
             for value in values {
