@@ -1,59 +1,92 @@
-/// Sorting the value–key pairs of a single-number index (``TableIndex/numberLeaves(of:in:)``)
-/// into index order: by value, then by primary key.
+/// Sorting the value–key pairs of a single-number index (``TableIndex/numberLeaves(of:in:)``,
+/// ``IndexPairColumns``) into index order: by value, then by primary key.
 ///
 /// A table's rows come in ascending key order, so a *stable* sort by value alone gives that
 /// order. A least-significant-digit radix sort is stable and compares nothing: a few passes
 /// over the pairs (one for values within 2,048 of each other, such as ages or to-one keys;
-/// five for dates a year apart), with no branch on the data, where a comparison sort of a
-/// million shuffled values spends most of its time on mispredicted branches.
+/// five for dates a year apart, three when they are whole seconds), with no branch on the
+/// data, where a comparison sort of a million shuffled values spends most of its time on
+/// mispredicted branches.
 enum IndexPairSort {
     /// Bits of the value sorted in each pass.
     static let digitBits = 11
 
-    /// Sorts `pairs` by value, then key, when their keys are strictly ascending; `sortable`
-    /// maps a value to an unsigned integer of the same order. Returns `false`, leaving
-    /// `pairs` as they were, when the keys are not ascending (the caller sorts them another
-    /// way).
+    /// Sorts the pairs `values[i]`, `keys[i]` by value, stably: when the keys ascend, that is
+    /// by value, then key. `low` and `high` are the smallest and largest
+    /// ``IndexNumber/sortableBits`` of the values, and their lowest `zeros` bits are zero in
+    /// every value (the sort skips them). Each pass places the pairs from one pair of columns
+    /// into the other; `spareValues` and `spareKeys` have room for as many.
     ///
-    /// - Complexity: O(n × ⌈b / 11⌉), b the bits of the largest value less the smallest.
-    static func sortByValue<Value>(_ pairs: inout [(value: Value, key: Int64)], _ sortable: (Value) -> UInt64) -> Bool {
-        let n = pairs.count
-        guard n > 1 else { return true }
-        var low = UInt64.max, high = UInt64.min
-        let ascending = pairs.withUnsafeBufferPointer { p -> Bool in
-            var previous = p[0].key
-            for i in 0..<n {
-                let value = sortable(p[i].value)
-                low = min(low, value)
-                high = max(high, value)
-                if i > 0 {
-                    guard p[i].key > previous else { return false }
-                    previous = p[i].key
-                }
-            }
-            return true
-        }
-        guard ascending else { return false }
-        let bits = UInt64.bitWidth - (high - low).leadingZeroBitCount
-        guard bits > 0 else { return true }   // one value: key order is index order
+    /// Every pass's counts are taken in one read of the values before the first pass, and a
+    /// pass whose digit is the same for every pair is skipped.
+    ///
+    /// - Returns: whether the sorted pairs are in the spare columns (else in `values`, `keys`).
+    /// - Complexity: O(n × ⌈b / 11⌉), b the bits of `high` less `low`, less `zeros`.
+    static func sort<Value: IndexNumber>(values: UnsafeMutableBufferPointer<Value>, keys: UnsafeMutableBufferPointer<Int64>,
+                                         spareValues: UnsafeMutableBufferPointer<Value>,
+                                         spareKeys: UnsafeMutableBufferPointer<Int64>, low: UInt64, high: UInt64,
+                                         zeros: Int = 0) -> Bool {
+        let n = values.count
+        precondition(keys.count == n && spareValues.count >= n && spareKeys.count >= n, "index pairs of unequal lengths")
+        guard n > 1, high > low else { return false }   // one value: key order is index order
+        // Every value less `low` has `zeros` zero bits at the bottom too.
+        let base = UInt64(min(zeros, (high - low).trailingZeroBitCount))
+        let bits = UInt64.bitWidth - ((high - low) >> base).leadingZeroBitCount
+        let passes = (bits + digitBits - 1) / digitBits
         let buckets = 1 << digitBits, mask = UInt64(buckets - 1)
-        var scratch = pairs
-        var counts = [Int](repeating: 0, count: buckets)
-        var shift = 0
-        while shift < bits {
-            let digitShift = UInt64(shift)
-            counts.withUnsafeMutableBufferPointer { counts in
-                pairs.withUnsafeBufferPointer { source in
-                    scratch.withUnsafeMutableBufferPointer { target in
-                        _ = countingPass(source, into: target, counts: counts, block: n,
-                                         digit: { Int((sortable($0.value) &- low) >> digitShift & mask) }, done: { _ in true })
-                    }
-                }
+        let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: passes * buckets)
+        defer { counts.deallocate() }
+        counts.initialize(repeating: 0)
+        if passes == 1 && base == 0 {
+            // Ages and to-one keys: the shift by nothing would cost as much as the rest.
+            for value in values { counts[Int((value.sortableBits &- low) & mask)] &+= 1 }
+        } else if passes == 1 {
+            for value in values { counts[Int((value.sortableBits &- low) &>> base & mask)] &+= 1 }
+        } else {
+            for value in values {
+                let bits = (value.sortableBits &- low) &>> base
+                for pass in 0..<passes { counts[pass &* buckets &+ Int(bits &>> UInt64(pass &* digitBits) & mask)] &+= 1 }
             }
-            swap(&pairs, &scratch)
-            shift += digitBits
         }
-        return true
+        var source = (values: values, keys: keys), target = (values: spareValues, keys: spareKeys)
+        var inSpare = false
+        for pass in 0..<passes {
+            let shift = base + UInt64(pass * digitBits)
+            let starts = UnsafeMutableBufferPointer(rebasing: counts[pass * buckets..<(pass + 1) * buckets])
+            // Every pair has the same digit: the pass would leave them as they are.
+            if starts[Int((source.values[0].sortableBits &- low) &>> shift & mask)] == n { continue }
+            var start = 0
+            for b in 0..<buckets {
+                let count = starts[b]
+                starts[b] = start
+                start += count
+            }
+            place(n, values: source.values.baseAddress!, keys: source.keys.baseAddress!,
+                  intoValues: target.values.baseAddress!, keys: target.keys.baseAddress!,
+                  at: starts.baseAddress!, low: low, shift: shift)
+            swap(&source, &target)
+            inSpare.toggle()
+        }
+        return inSpare
+    }
+
+    /// One placing pass of ``sort(values:keys:spareValues:spareKeys:low:high:)``: the `n` pairs
+    /// from `values`, `keys` into `intoValues`, `intoKeys`, each at the next place of its digit
+    /// (`places`, the first place of each digit on entry). A function of its own, on plain
+    /// pointers, so that the loop keeps everything in registers.
+    @inline(never)
+    static func place<Value: IndexNumber>(_ n: Int, values: UnsafePointer<Value>, keys: UnsafePointer<Int64>,
+                                          intoValues: UnsafeMutablePointer<Value>, keys intoKeys: UnsafeMutablePointer<Int64>,
+                                          at places: UnsafeMutablePointer<Int>, low: UInt64, shift: UInt64) {
+        let mask = UInt64(1 << digitBits - 1)
+        for i in 0..<n {
+            let value = values[i]
+            let digit = Int(truncatingIfNeeded: (value.sortableBits &- low) &>> shift & mask)
+            let place = places[digit]
+            places[digit] = place &+ 1
+            intoValues[place] = value
+            intoKeys[place] = keys[i]
+        }
     }
 
     /// One pass of a stable counting sort: `source` placed into `target` in the order of

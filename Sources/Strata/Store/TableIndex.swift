@@ -26,9 +26,13 @@ struct TableIndex: Sendable {
     /// every change to the entries changes them too.
     private(set) var hashedKeys: HashedKeys?
 
-    /// Builds the index of `table`'s rows.
+    /// Builds the index of `table`'s rows, the chunks it reads and that are not decoded yet
+    /// decoded on `threads` threads first (``decodeChunks(_:for:layout:threads:)``; pass what
+    /// ``ParallelChunks/threads(chunks:parallel:minimumPerThread:)`` gives for the store's
+    /// options, as a scan does).
     /// - Complexity: O(n log n) in the rows.
-    init(properties: [Int], table: borrowing EntityTable) {
+    init(properties: [Int], table: borrowing EntityTable, threads: Int = 1) {
+        Self.decodeChunks(table.chunks, for: properties, layout: table.layout, threads: threads)
         self.properties = properties
         totallyOrdered = Self.isTotallyOrdered(properties, layout: table.layout)
         leaves = []

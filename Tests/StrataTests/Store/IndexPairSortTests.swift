@@ -4,21 +4,49 @@ import StrataTestSupport
 @testable import Strata
 
 /// The radix sort that builds single-number indexes must put value–key pairs in index order
-/// (value, then key) exactly as a comparison sort does, for any values, and must refuse pairs
-/// whose keys are not ascending (its stability is what orders equal values by key).
+/// (value, then key) exactly as a comparison sort does, for any values, gathered from chunks
+/// with and without nulls; pairs whose keys do not ascend must still come out in that order
+/// (a comparison sort then, as the radix sort's stability is what orders equal values by key).
 @Suite struct IndexPairSortTests {
-    /// `count` pairs with ascending keys (gaps included) and values drawn by `value`.
-    static func pairs<Value>(_ count: Int, seed: UInt64, _ value: (inout SplitMix64) -> Value) -> [(value: Value, key: Int64)] {
+    /// `count` pairs with ascending keys (gaps included), values drawn by `value`, and about
+    /// one in `nullEvery` rows without a value (none when 0).
+    static func rows<Value>(_ count: Int, seed: UInt64, nullEvery: UInt64 = 0,
+                            _ value: (inout SplitMix64) -> Value) -> [(value: Value, key: Int64, valid: Bool)] {
         var random = SplitMix64(seed: seed)
         var key: Int64 = -50
         return (0..<count).map { _ in
             key += Int64(random.next() % 3) + 1
-            return (value(&random), key)
+            let valid = nullEvery == 0 || random.next() % nullEvery != 0
+            return (value(&random), key, valid)
         }
     }
 
-    static func compared<Value: Comparable>(_ pairs: [(value: Value, key: Int64)]) -> [(value: Value, key: Int64)] {
-        pairs.sorted { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key }
+    /// `rows` gathered in chunks of `chunk` rows (a chunk with a null keeps a validity column,
+    /// one without none), then sorted: the pairs in order and the keys of the nulls.
+    static func gatheredAndSorted<Value: IndexNumber>(_ rows: [(value: Value, key: Int64, valid: Bool)],
+                                                      chunk: Int) -> (values: [Value], keys: [Int64], nulls: [Int64], unordered: Bool) {
+        var pairs = IndexPairColumns<Value>(capacity: rows.count)
+        var nulls: [Int64] = []
+        var start = 0
+        while start < rows.count {
+            let part = rows[start..<min(start + chunk, rows.count)]
+            let values = part.map(\.value), keys = part.map(\.key)
+            let validity: [Bool]? = part.allSatisfy(\.valid) ? nil : part.map(\.valid)
+            values.withUnsafeBufferPointer { values in
+                keys.withUnsafeBufferPointer { keys in
+                    pairs.append(values: values, keys: keys, validity: validity) { nulls.append($0) }
+                }
+            }
+            start += chunk
+        }
+        let unordered = pairs.unordered
+        if !unordered { pairs.sort() }
+        let count = pairs.count
+        return (Array(pairs.values[0..<count]), Array(pairs.keys[0..<count]), nulls, unordered)
+    }
+
+    static func compared<Value: Comparable>(_ rows: [(value: Value, key: Int64, valid: Bool)]) -> [(value: Value, key: Int64)] {
+        rows.filter(\.valid).map { ($0.value, $0.key) }.sorted { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key }
     }
 
     @Test(arguments: [0, 1, 2, 100, 5_000]) func integersSortAsComparedWhateverTheirSpread(count: Int) {
@@ -28,12 +56,20 @@ import StrataTestSupport
             { Int64(bitPattern: $0.next()) },                             // any 64 bits: six passes
             { [Int64.min, Int64.max, 0, -1, 1][Int($0.next() % 5)] },     // the extremes
             { Int64($0.next() % 5_000) - 2_500 },                         // negative and positive
+            { Int64($0.next() % 3) << 40 },                               // low digits all zero: passes skipped
         ]
         for (d, draw) in draws.enumerated() {
-            var sorted = Self.pairs(count, seed: UInt64(count * 10 + d), draw)
-            let expected = Self.compared(sorted)
-            #expect(IndexPairSort.sortByValue(&sorted, IndexPairSort.sortable))
-            #expect(sorted.map(\.value) == expected.map(\.value) && sorted.map(\.key) == expected.map(\.key), "draw \(d)")
+            for nullEvery: UInt64 in [0, 4] {
+                let rows = Self.rows(count, seed: UInt64(count * 10 + d), nullEvery: nullEvery, draw)
+                let expected = Self.compared(rows)
+                for chunk in [1, 7, 1_024] {
+                    let sorted = Self.gatheredAndSorted(rows, chunk: chunk)
+                    #expect(sorted.values == expected.map(\.value) && sorted.keys == expected.map(\.key),
+                            "draw \(d), nulls every \(nullEvery), chunks of \(chunk)")
+                    #expect(sorted.nulls == rows.filter { !$0.valid }.map(\.key), "draw \(d)")
+                    #expect(!sorted.unordered)
+                }
+            }
         }
     }
 
@@ -44,21 +80,54 @@ import StrataTestSupport
             { [0.0, -0.0, 1.5, -1.5, .infinity, -.infinity, .leastNonzeroMagnitude][Int($0.next() % 7)] },
         ]
         for (d, draw) in draws.enumerated() {
-            var sorted = Self.pairs(count, seed: UInt64(count * 10 + d), draw)
-            let expected = Self.compared(sorted)
-            #expect(IndexPairSort.sortByValue(&sorted, IndexPairSort.sortable))
-            // Equal values (0.0 and -0.0 among them) in key order, each value as it was.
-            #expect(sorted.map(\.key) == expected.map(\.key), "draw \(d)")
-            #expect(sorted.map(\.value.bitPattern) == expected.map(\.value.bitPattern), "draw \(d)")
+            for nullEvery: UInt64 in [0, 3] {
+                let rows = Self.rows(count, seed: UInt64(count * 10 + d), nullEvery: nullEvery, draw)
+                let expected = Self.compared(rows)
+                let sorted = Self.gatheredAndSorted(rows, chunk: 1_024)
+                // Equal values (0.0 and -0.0 among them) in key order, each value as it was.
+                #expect(sorted.keys == expected.map(\.key), "draw \(d), nulls every \(nullEvery)")
+                #expect(sorted.values.map(\.bitPattern) == expected.map(\.value.bitPattern), "draw \(d)")
+            }
         }
     }
 
-    @Test func pairsWhoseKeysAreNotAscendingAreLeftAsTheyWere() {
-        var pairs: [(value: Int64, key: Int64)] = [(5, 1), (3, 3), (4, 2), (1, 4)]
-        let before = pairs
-        #expect(!IndexPairSort.sortByValue(&pairs, IndexPairSort.sortable))
-        #expect(pairs.map(\.value) == before.map(\.value) && pairs.map(\.key) == before.map(\.key))
-        var repeated: [(value: Int64, key: Int64)] = [(2, 1), (1, 1)]
-        #expect(!IndexPairSort.sortByValue(&repeated, IndexPairSort.sortable))
+    @Test func aNaNIsNoted() {
+        var rows = Self.rows(100, seed: 5) { Double($0.next() % 10) }
+        #expect(!Self.gatheredAndSorted(rows, chunk: 30).unordered)
+        rows[77].value = .nan
+        #expect(Self.gatheredAndSorted(rows, chunk: 30).unordered)
+        rows[77].valid = false   // a null row's value is not read
+        #expect(!Self.gatheredAndSorted(rows, chunk: 30).unordered)
+    }
+
+    @Test func pairsWhoseKeysDoNotAscendAreSortedByComparison() {
+        // Within a chunk, across chunks, across a null, and a repeated key.
+        let cases: [[(value: Int64, key: Int64, valid: Bool)]] = [
+            [(5, 1, true), (3, 3, true), (4, 2, true), (1, 4, true), (3, 0, true)],
+            [(2, 10, true), (1, 11, true), (7, 12, true), (2, 3, true), (1, 4, true), (0, 5, true)],
+            [(2, 10, true), (1, 11, false), (7, 9, true), (1, 12, true)],
+            [(2, 1, true), (1, 1, true)],
+        ]
+        for (c, rows) in cases.enumerated() {
+            for chunk in [1, 3, 100] {
+                var pairs = IndexPairColumns<Int64>(capacity: rows.count)
+                var start = 0
+                while start < rows.count {
+                    let part = rows[start..<min(start + chunk, rows.count)]
+                    let values = part.map(\.value), keys = part.map(\.key)
+                    let validity: [Bool]? = part.allSatisfy(\.valid) ? nil : part.map(\.valid)
+                    values.withUnsafeBufferPointer { values in
+                        keys.withUnsafeBufferPointer { keys in pairs.append(values: values, keys: keys, validity: validity) { _ in } }
+                    }
+                    start += chunk
+                }
+                let ascending = pairs.ascending
+                #expect(!ascending, "case \(c), chunks of \(chunk)")
+                pairs.sort()
+                let expected = Self.compared(rows)
+                let values = Array(pairs.values[0..<pairs.count]), keys = Array(pairs.keys[0..<pairs.count])
+                #expect(values == expected.map(\.value) && keys == expected.map(\.key), "case \(c), chunks of \(chunk)")
+            }
+        }
     }
 }
