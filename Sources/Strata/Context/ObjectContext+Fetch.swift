@@ -49,6 +49,9 @@ extension ObjectContext {
         }
         let table = version.tables[plan.layout.index]
         let ids = FetchedResults.IDs.keys(keys, entity: store.idEntities[plan.layout.index])
+        // Every object is made now (or by the typed layer right after): the chunks they are
+        // in are decoded first on every core, rather than one by one as the objects are made.
+        if request.fetchBatchSize == 0 { store.decodeInParallel(table.chunks, at: places) }
         // Before any object is made: its fault hint would hold a failed chunk's placeholder
         // columns (``FetchPlaces``).
         try store.snapshotDamage.check()

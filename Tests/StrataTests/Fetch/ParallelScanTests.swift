@@ -71,6 +71,28 @@ import StrataTestSupport
 
     /// The first batch requests after an open decode the chunks they rewrite on every core
     /// first (`PersistentStore.decodeInParallel`): every row must end as one thread leaves it.
+    /// The first fetch of objects after an open decodes the chunks its objects are in on
+    /// every core before making them (`decodeInParallel(_:at:)`): the objects and their
+    /// values are those one thread gives, in the same order.
+    @Test(arguments: [UInt64(5), 6]) func theFirstObjectFetchAfterAnOpenDecodesItsChunksOnEveryCore(seed: UInt64) throws {
+        let (serial, parallel) = try Self.stores(seed: seed)
+        defer { serial.remove(); parallel.remove() }
+        func values(_ store: PersistentStore) throws -> [String] {
+            let context = ObjectContext(store: store)
+            let request = FetchRequest(entityName: "Person", sortKeys: [SortKey("age", ascending: false)])
+            return try context.performAndWait {
+                try context.fetch(request).map { person in
+                    "\(person.objectID.primaryKey) \(try person.value(forKey: "name")) \(try person.value(forKey: "age"))"
+                }
+            }
+        }
+        let expected = try values(serial.store)
+        let table = parallel.store.currentVersion.tables[parallel.store.layoutIndex["Person"]!]
+        #expect(table.chunks.allSatisfy { $0.decoded.load() == nil }, "the reopen decoded chunks")
+        #expect(try values(parallel.store) == expected)
+        #expect(table.chunks.allSatisfy { $0.decoded.load() != nil })
+    }
+
     @Test func batchRequestsAfterAnOpenRewriteTheSameRows() throws {
         let (serial, parallel) = try Self.stores(seed: 6)
         defer { serial.remove(); parallel.remove() }

@@ -24,10 +24,31 @@ extension PersistentStore {
         } else {
             touched = table.chunks.filter { $0.decoded.load() == nil }
         }
-        let threads = ParallelChunks.threads(chunks: touched.count, parallel: true,
+        decodeInParallel(touched, keysOnly: keysOnly)
+    }
+
+    /// Decodes the chunks of `chunks` that `places` point into and are not decoded yet,
+    /// spread over the cores, before a fetch makes an object for each place (making an object
+    /// reads its row's version, which decodes its chunk: the first fetch after an open would
+    /// decompress every chunk it touches on the context's thread). Follows
+    /// ``Options/scansInParallel``, as ``decodeInParallel(_:touching:keysOnly:)`` does.
+    /// - Complexity: O(places + chunks) to find them.
+    func decodeInParallel(_ chunks: [TableChunk], at places: [FetchPlaces.Place]) {
+        guard options.scansInParallel, chunks.count >= 2 * options.parallelScanMinimumChunks else { return }
+        var touched = [Bool](repeating: false, count: chunks.count)
+        touched.withUnsafeMutableBufferPointer { touched in
+            for place in places where place.chunk != FetchPlaces.Place.none.chunk { touched[Int(place.chunk)] = true }
+        }
+        decodeInParallel(chunks.indices.filter { touched[$0] && chunks[$0].decoded.load() == nil }.map { chunks[$0] })
+    }
+
+    /// Decodes `chunks` (whole, or their key columns alone with `keysOnly`) on as many threads
+    /// as ``ParallelChunks/threads(chunks:parallel:minimumPerThread:)`` gives; nothing when
+    /// that is one.
+    private func decodeInParallel(_ chunks: [TableChunk], keysOnly: Bool = false) {
+        let threads = ParallelChunks.threads(chunks: chunks.count, parallel: true,
                                              minimumPerThread: options.parallelScanMinimumChunks)
         guard threads > 1 else { return }
-        let chunks = touched
         if keysOnly {
             _ = ParallelChunks.map(chunks.count, threads: threads) { _ = chunks[$0].primaryKeysAlone }
         } else {
