@@ -56,7 +56,9 @@ extension PersistentStore {
         /// chunks (about 131,000 rows) are scanned on the caller's thread either way, as are
         /// predicates that follow relationships. A batch update or delete likewise decodes
         /// the chunks it is about to rewrite on every core first, when 128 or more of them are
-        /// not decoded yet (the first batch request after an open). Default `true`; `false`
+        /// not decoded yet (the first batch request after an open), and a fetch of objects
+        /// (without a batch size) decodes the chunks its objects are in the same way before
+        /// making them. Default `true`; `false`
         /// keeps every scan and decode on the calling thread, leaving the other cores to the
         /// application.
         public var scansInParallel = true
