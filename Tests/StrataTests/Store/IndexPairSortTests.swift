@@ -25,8 +25,19 @@ import StrataTestSupport
     /// one without none), then sorted: the pairs in order and the keys of the nulls.
     static func gatheredAndSorted<Value: IndexNumber>(_ rows: [(value: Value, key: Int64, valid: Bool)],
                                                       chunk: Int) -> (values: [Value], keys: [Int64], nulls: [Int64], unordered: Bool) {
-        var pairs = IndexPairColumns<Value>(capacity: rows.count)
         var nulls: [Int64] = []
+        var pairs = gathered(rows, chunk: chunk, nulls: &nulls)
+        let unordered = pairs.unordered
+        if !unordered { pairs.sort() }
+        let count = pairs.count
+        return (Array(pairs.values[0..<count]), Array(pairs.keys[0..<count]), nulls, unordered)
+    }
+
+    /// `rows` gathered in chunks of `chunk` rows (a chunk with a null keeps a validity column,
+    /// one without none); the keys of the nulls are appended to `nulls`.
+    static func gathered<Value: IndexNumber>(_ rows: [(value: Value, key: Int64, valid: Bool)],
+                                             chunk: Int, nulls: inout [Int64]) -> IndexPairColumns<Value> {
+        var pairs = IndexPairColumns<Value>(capacity: rows.count)
         var start = 0
         while start < rows.count {
             let part = rows[start..<min(start + chunk, rows.count)]
@@ -39,10 +50,7 @@ import StrataTestSupport
             }
             start += chunk
         }
-        let unordered = pairs.unordered
-        if !unordered { pairs.sort() }
-        let count = pairs.count
-        return (Array(pairs.values[0..<count]), Array(pairs.keys[0..<count]), nulls, unordered)
+        return pairs
     }
 
     static func compared<Value: Comparable>(_ rows: [(value: Value, key: Int64, valid: Bool)]) -> [(value: Value, key: Int64)] {
@@ -110,17 +118,8 @@ import StrataTestSupport
         ]
         for (c, rows) in cases.enumerated() {
             for chunk in [1, 3, 100] {
-                var pairs = IndexPairColumns<Int64>(capacity: rows.count)
-                var start = 0
-                while start < rows.count {
-                    let part = rows[start..<min(start + chunk, rows.count)]
-                    let values = part.map(\.value), keys = part.map(\.key)
-                    let validity: [Bool]? = part.allSatisfy(\.valid) ? nil : part.map(\.valid)
-                    values.withUnsafeBufferPointer { values in
-                        keys.withUnsafeBufferPointer { keys in pairs.append(values: values, keys: keys, validity: validity) { _ in } }
-                    }
-                    start += chunk
-                }
+                var nulls: [Int64] = []
+                var pairs = Self.gathered(rows, chunk: chunk, nulls: &nulls)
                 let ascending = pairs.ascending
                 #expect(!ascending, "case \(c), chunks of \(chunk)")
                 pairs.sort()
