@@ -68,6 +68,13 @@ final class LazyTableIndex: Sendable {
         state.withLock { $0.building || $0.source != nil }
     }
 
+    /// Whether a reader of `table` in a store opened with `options` leaves this index to a
+    /// background build rather than building it: it is not built, and the table is large
+    /// enough for ``PersistentStore/Options/backgroundIndexBuilder(rows:)``.
+    func isLeftToBackground(in table: borrowing EntityTable, options: PersistentStore.Options) -> Bool {
+        !isBuilt && options.backgroundIndexBuilder(rows: table.rowCount) != nil
+    }
+
     /// The built index, if any, without building it.
     private var builtIndex: TableIndex? { state.withLock { $0.built } }
 

@@ -102,8 +102,8 @@ struct KeyProbe {
     /// and limit applied, or `nil` when the general path must answer (more than
     /// ``matchLimit`` matches, an index whose order cannot be searched). Builds the index if
     /// this is its first use (on a large table, `nil` instead, for the general path to scan
-    /// while the index is built in the background), and hashes its first values if this is the first probe through
-    /// it (``HashedKeys``). While no commit has been published since the shape's last read,
+    /// while the index is built in the background), and hashes its first values if this is
+    /// the first probe through it (``HashedKeys``). While no commit has been published since the shape's last read,
     /// the index is read again without reading the version.
     /// - Complexity: O(1) expected once built, for a key with one entry or none; O(log n +
     ///   matches) for others.
@@ -115,7 +115,7 @@ struct KeyProbe {
         let found = version.withTable(layout.index) { table -> ProbeMatches? in
             let lazy = table.indexes[shape.indexPosition]
             // Not built yet on a large table: the general path scans and has it built in the background.
-            if !lazy.isBuilt, store.options.backgroundIndexBuilder(rows: table.rowCount) != nil { return nil }
+            if lazy.isLeftToBackground(in: table, options: store.options) { return nil }
             guard let probed = lazy.probedIndex(as: key, for: table) else {
                 // A table its index does not describe gets a search of an index made for it.
                 return lazy.index(for: table).primaryKeys(firstEqualTo: key, limit: Self.matchLimit).map(ProbeMatches.keys)
@@ -132,7 +132,7 @@ struct KeyProbe {
     func keys(_ version: StoreVersion, options: PersistentStore.Options) -> [Int64]? {
         let found = version.withTable(layout.index) { table -> ProbeMatches? in
             let lazy = table.indexes[shape.indexPosition]
-            if !lazy.isBuilt, options.backgroundIndexBuilder(rows: table.rowCount) != nil { return nil }
+            if lazy.isLeftToBackground(in: table, options: options) { return nil }
             return lazy.matches(of: key, in: table, limit: Self.matchLimit)
         }
         return trimmed(found)?.keys
