@@ -278,6 +278,16 @@ public final class ObjectContext: @unchecked Sendable {
         registrySweepThreshold = max(Self.minimumSweepThreshold, 2 * registry.count)
     }
 
+    /// Called before `count` objects are made for something that holds every one of them
+    /// until it lets them go through ``releaseUnused(_:)`` (a fetch's results): sweeps now if
+    /// due, then moves the next sweep past those objects, which a sweep could not drop. A
+    /// fetch of a million objects otherwise swept about a million objects while it made
+    /// them, each a cache miss on an object made long before.
+    func registryWillHold(_ count: Int) {
+        sweepRegistryIfDue()
+        registrySweepThreshold = max(registrySweepThreshold, 2 * (registry.count + count))
+    }
+
     /// Why `id` cannot name an object of this context's store, or `nil` when it can.
     private func foreignIDError(_ id: ObjectID, knownEntity: Bool) -> StrataError? {
         if id.storeID != store.storeID {

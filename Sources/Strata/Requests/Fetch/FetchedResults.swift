@@ -82,6 +82,7 @@ public struct FetchedResults: RandomAccessCollection {
             guard let ids, !positions.isEmpty else { return }
             let context = context
             let places = places
+            context.registryWillHold(positions.count)
             switch (ids, layoutIndex) {
             case (.keys(let keys, _), let layoutIndex?):
                 keys.withUnsafeBufferPointer { keys in
