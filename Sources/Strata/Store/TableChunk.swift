@@ -170,13 +170,17 @@ final class ByteColumnBuffers: Sendable {
     }
 
     /// Row `row` decoded as UTF-8, or `.null`.
+    ///
+    /// The row's bytes are found inside the buffers' closures and decoded after them: the
+    /// pointer stays good, as this object (which the caller's chunk holds) keeps `data` for
+    /// as long as it lives and never changes it. Decoding inside the closure counted a
+    /// reference to this object around the call, on every string read.
     @inline(__always)
     func string(at row: Int) -> AttributeValue {
         if let validity, !validity[row] { return .null }
-        return offsets.withUnsafeBufferPointer { offsets in
-            data.withUnsafeBufferPointer {
-                .string(String(decoding: UnsafeBufferPointer(rebasing: $0[Int(offsets[row])..<Int(offsets[row + 1])]), as: UTF8.self))
-            }
+        let bytes = offsets.withUnsafeBufferPointer { offsets in
+            data.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[Int(offsets[row])..<Int(offsets[row + 1])]) }
         }
+        return .string(String(decoding: bytes, as: UTF8.self))
     }
 }
