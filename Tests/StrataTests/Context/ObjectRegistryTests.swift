@@ -145,6 +145,33 @@ import StrataTestSupport
         }
     }
 
+    /// A fetch moves the registry's next sweep past the objects it makes (a sweep could drop
+    /// none of them while the results hold them): repeated fetches must not push it further
+    /// each time, or objects looked up one at a time afterwards would pile up unswept.
+    @Test func repeatedFetchesKeepTheNextSweepWithinTwiceTheObjectsInUse() throws {
+        let fetched = ObjectContext.minimumSweepThreshold
+        let total = 6 * fetched
+        try Self.withPeople(total) { _, reader throws in
+            try reader.performAndWait { () throws in
+                var request = try FetchRequest("Person", sort: [SortKey("age")])
+                request.fetchLimit = fetched
+                for _ in 0..<5 {
+                    let results = try reader.fetch(request)
+                    #expect(results.count == fetched)
+                }
+                #expect(reader.registry.isEmpty, "each fetch's objects are released with its results")
+                let ids = try reader.fetchObjectIDs(FetchRequest("Person"))
+                var largest = 0
+                for id in ids {
+                    _ = try reader.existingObject(with: id)
+                    largest = max(largest, reader.registry.count)
+                }
+                #expect(ids.count == total)
+                #expect(largest <= 2 * fetched, "\(largest) registered at most, with one object in use at a time")
+            }
+        }
+    }
+
     @Test func resetInvalidatesEveryRegisteredObject() throws {
         try Self.withPeople(5) { _, reader throws in
             try reader.performAndWait { () throws in
