@@ -32,7 +32,9 @@ extension Changeset {
             storage = .run(first: first, count: count, width: width, values: values)
         }
 
+        /// The first row's position: 0.
         var startIndex: Int { 0 }
+        /// Past the last row's position: the count.
         var endIndex: Int { count }
 
         /// The number of rows.
