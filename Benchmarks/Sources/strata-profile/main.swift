@@ -351,11 +351,13 @@ func addIndexes(_ directory: String, _ indexed: Schema) throws {
 }
 
 /// Runs `body` and prints its wall time to standard error ("profiled call: …"), setup
-/// excluded, for quick comparisons on one machine without valgrind.
+/// excluded, for quick comparisons on one machine without valgrind, with the minor page faults
+/// the call made (pages touched for the first time: their cost depends on the machine).
 @discardableResult func timed<T>(_ body: () throws -> T) rethrows -> T {
     let clock = ContinuousClock(), before = clock.now
+    let faultsBefore = minorFaults()
     let result = try body()
-    FileHandle.standardError.write(Data("profiled call: \(clock.now - before)\n".utf8))
+    FileHandle.standardError.write(Data("profiled call: \(clock.now - before); minor page faults \(minorFaults() - faultsBefore)\n".utf8))
     return result
 }
 
@@ -536,13 +538,15 @@ default:
 FileHandle.standardError.write(Data("\(arguments[1]) \(count): \(Date().timeIntervalSince(start)) s\n".utf8))
 
 /// Runs `body`, printing its wall time and CPU time (the calling thread's and the process's:
-/// a request that decodes chunks on every core shows the difference) to standard error.
+/// a request that decodes chunks on every core shows the difference) and the minor page faults
+/// of the process to standard error.
 func timedCall<T>(_ body: () throws -> T) rethrows -> T {
     let clock = ContinuousClock(), before = clock.now
     let (threadBefore, processBefore) = (cpuSeconds(thread: true), cpuSeconds(thread: false))
+    let faultsBefore = minorFaults()
     let result = try body()
     let (threadAfter, processAfter) = (cpuSeconds(thread: true), cpuSeconds(thread: false))
     FileHandle.standardError.write(Data("profiled call: \(clock.now - before)\n".utf8))
-    FileHandle.standardError.write(Data("cpu: calling thread \(threadAfter - threadBefore) s, process \(processAfter - processBefore) s\n".utf8))
+    FileHandle.standardError.write(Data("cpu: calling thread \(threadAfter - threadBefore) s, process \(processAfter - processBefore) s; minor page faults \(minorFaults() - faultsBefore)\n".utf8))
     return result
 }

@@ -79,7 +79,7 @@ public final class MigrationContext {
         var result = Changeset()
         for (target, writes) in written {
             var entity = Changeset.EntityChanges()
-            entity.inserts = writes.inserts
+            entity.inserts = Changeset.Inserts(writes.inserts)
             entity.updates = writes.updates.filter { !writes.deletedKeys.contains($0.primaryKey) }
             entity.deletes = writes.deleted.map { .init(primaryKey: $0, expectedVersion: 0) }
             if !entity.isEmpty { result.entities[target] = entity }

@@ -33,9 +33,21 @@ struct Changeset: Sendable {
 
     /// The changes to one entity.
     struct EntityChanges: Sendable {
-        var inserts: [Insert] = []
+        var inserts = Inserts()
         var updates: [Update] = []
         var deletes: [Delete] = []
+
+        /// The changes `inserts`, `updates` and `deletes`.
+        init(inserts: [Insert] = [], updates: [Update] = [], deletes: [Delete] = []) {
+            self.inserts = Inserts(inserts)
+            self.updates = updates
+            self.deletes = deletes
+        }
+
+        /// The rows of `inserts` inserted, nothing else.
+        init(inserts: Inserts) {
+            self.inserts = inserts
+        }
 
         var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty }
     }

@@ -16,9 +16,21 @@ enum ChangesetCodec {
             for (index, entity) in entities {
                 w.write(UInt32(index))
                 w.write(UInt32(entity.inserts.count))
-                for insert in entity.inserts {
-                    w.write(insert.primaryKey)
-                    for value in insert.values { ValueCodec.write(value, into: &w) }
+                // A batch insert's run is read in place, row after row.
+                if let (first, width, values) = entity.inserts.run {
+                    var next = 0
+                    for row in 0..<entity.inserts.count {
+                        w.write(first + Int64(row))
+                        for _ in 0..<width {
+                            ValueCodec.write(values[next], into: &w)
+                            next += 1
+                        }
+                    }
+                } else {
+                    for insert in entity.inserts {
+                        w.write(insert.primaryKey)
+                        for value in insert.values { ValueCodec.write(value, into: &w) }
+                    }
                 }
                 w.write(UInt32(entity.updates.count))
                 for update in entity.updates {
@@ -39,10 +51,16 @@ enum ChangesetCodec {
     private static func encodedCount(_ entities: some Sequence<Changeset.EntityChanges>) -> Int {
         var count = 4
         for entity in entities {
-            count += 16 + 8 * entity.deletes.count
-            for insert in entity.inserts {
-                count += 8
-                for value in insert.values { count += ValueCodec.encodedCount(value) }
+            count += 16 + 8 * entity.deletes.count + 8 * entity.inserts.count
+            let countedRun: Int? = entity.inserts.withRunValues { _, _, values in
+                values.reduce(0) { $0 + ValueCodec.encodedCount($1) }
+            }
+            if let countedRun {
+                count += countedRun
+            } else {
+                for insert in entity.inserts {
+                    for value in insert.values { count += ValueCodec.encodedCount(value) }
+                }
             }
             for update in entity.updates {
                 count += 10 + 2 * update.values.count

@@ -23,14 +23,24 @@ enum ColumnAppender {
 
     /// Appends the values of property `p` (already type-checked) of `rows[i]` for each `i`
     /// of `order`. The column gains a validity map only when it has one or a value is null.
-    static func append(property p: Int, of rows: [Changeset.Insert], _ order: ArraySlice<Int>,
+    static func append(property p: Int, of rows: Changeset.Inserts, _ order: some Collection<Int>,
                        to column: inout ColumnChunk) {
+        // A run (a batch insert) is read in place: no switch or bounds check per value.
+        let appendedRun: Void? = rows.withRunValues { _, width, values in
+            append(order, to: &column, read: { values[$0 * width + p] })
+        }
+        if appendedRun == nil { append(order, to: &column, read: { rows.value(p, ofRow: $0) }) }
+    }
+
+    /// Appends `read(i)` for each `i` of `order` to `column`.
+    private static func append(_ order: some Collection<Int>, to column: inout ColumnChunk,
+                               read: (Int) -> AttributeValue) {
         let before = column.count
         var sawNull = false
         func values<T: BitwiseCopyable>(_ old: [T], _ convert: (AttributeValue) -> T) -> [T] {
             extending(old, by: order.count) { out in
                 for (n, i) in order.enumerated() {
-                    let value = rows[i].values[p]
+                    let value = read(i)
                     sawNull = sawNull || value.isNull
                     out[n] = convert(value)
                 }
@@ -43,13 +53,13 @@ enum ColumnAppender {
         case .bytes(let b):
             column.values = .bytes(ByteColumn())
             var size = 0
-            for i in order { size += rows[i].values[p].storedByteCount }
+            for i in order { size += read(i).storedByteCount }
             var data: [UInt8] = []
             let offsets = extending(b.offsets, by: order.count) { offsets in
                 data = extending(b.data, by: size) { bytes in
                     var end = 0
                     for (n, i) in order.enumerated() {
-                        let value = rows[i].values[p]
+                        let value = read(i)
                         sawNull = sawNull || value.isNull
                         end += value.copyStoredBytes(into: UnsafeMutableBufferPointer(rebasing: bytes[end...]))
                         offsets[n] = UInt32(b.data.count + end)
@@ -63,7 +73,7 @@ enum ColumnAppender {
             let validity = column.validity ?? [Bool](repeating: true, count: before)
             column.validity = nil
             column.validity = extending(validity, by: order.count) { out in
-                for (n, i) in order.enumerated() { out[n] = !rows[i].values[p].isNull }
+                for (n, i) in order.enumerated() { out[n] = !read(i).isNull }
             }
         }
     }

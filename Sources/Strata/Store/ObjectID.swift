@@ -31,7 +31,11 @@ public struct ObjectID: Sendable, Hashable, Codable, CustomStringConvertible, Co
 
     /// Creates an ID. Prefer IDs handed out by a context.
     public init(storeID: UUID, entityName: String, primaryKey: Int64) {
-        self.init(entity: .interned(storeID: storeID, entityName: entityName), primaryKey: primaryKey)
+        // The interned pair as a reference without a count: IDs are made many at a time
+        // (a batch delete's list of ten million), and a counted reference costs a retain and
+        // a release on the pair's shared count for each.
+        entityReference = ObjectIDEntity.internedReference(storeID: storeID, entityName: entityName)
+        self.primaryKey = primaryKey
     }
 
     /// The ID of `primaryKey` in `entity`: what code that makes many IDs of one entity
@@ -131,8 +135,14 @@ final class ObjectIDEntity: Sendable {
     /// - Complexity: O(1): a comparison with the pair asked for last, else a lock and a hash
     ///   of the pair.
     static func interned(storeID: UUID, entityName: String) -> ObjectIDEntity {
-        if let recent = last.load(ordering: .acquiring)?.takeUnretainedValue(),
-           recent.storeID == storeID, recent.entityName == entityName {
+        internedReference(storeID: storeID, entityName: entityName).takeUnretainedValue()
+    }
+
+    /// ``interned(storeID:entityName:)`` as a reference that holds no count (interned pairs
+    /// are never freed): a comparison with the pair asked for last reads it without a retain.
+    static func internedReference(storeID: UUID, entityName: String) -> Unmanaged<ObjectIDEntity> {
+        if let recent = last.load(ordering: .acquiring),
+           recent._withUnsafeGuaranteedRef({ $0.storeID == storeID && $0.entityName == entityName }) {
             return recent
         }
         let key = Key(storeID: storeID, entityName: entityName)
@@ -142,7 +152,8 @@ final class ObjectIDEntity: Sendable {
             table[key] = made
             return made
         }
-        last.store(Unmanaged.passUnretained(entity), ordering: .releasing)
-        return entity
+        let reference = Unmanaged.passUnretained(entity)
+        last.store(reference, ordering: .releasing)
+        return reference
     }
 }

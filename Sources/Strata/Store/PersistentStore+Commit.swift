@@ -108,7 +108,7 @@ extension PersistentStore {
     /// observer, or a context merging the change. A small one makes the set at once.
     private func insertedIDs(_ changes: Changeset) -> ObjectIDSet {
         let count = changes.entities.values.reduce(0) { $0 + $1.inserts.count }
-        if count <= Self.eagerInsertedIDs { return ObjectIDSet(ids(changes) { $0.inserts.map(\.primaryKey) }) }
+        if count <= Self.eagerInsertedIDs { return ObjectIDSet(ids(changes) { $0.inserts.primaryKeys }) }
         var ranges: [(entity: Int, keys: KeyRanges)] = []
         for (index, entity) in changes.entities where !entity.inserts.isEmpty {
             ranges.append((index, Self.keyRanges(entity.inserts)))
@@ -122,27 +122,28 @@ extension PersistentStore {
 
     /// The distinct keys of `inserts` as runs.
     ///
-    /// - Complexity: O(n) when the keys fill a dense range (a bitmap proves they are
-    ///   distinct); O(n log n) otherwise.
-    static func keyRanges(_ inserts: [Changeset.Insert]) -> KeyRanges {
+    /// - Complexity: O(1) for a run of consecutive keys (a batch insert's); O(n) when the
+    ///   keys fill a dense range (a bitmap proves they are distinct); O(n log n) otherwise.
+    static func keyRanges(_ inserts: Changeset.Inserts) -> KeyRanges {
+        if let run = inserts.consecutiveKeys { return KeyRanges(first: run.first, count: Int64(run.count)) }
         var low = Int64.max, high = Int64.min
-        for insert in inserts {
-            low = min(low, insert.primaryKey)
-            high = max(high, insert.primaryKey)
+        for position in inserts.indices {
+            low = min(low, inserts.primaryKey(at: position))
+            high = max(high, inserts.primaryKey(at: position))
         }
         let (span, overflow) = high.subtractingReportingOverflow(low)
         if !overflow, span == Int64(inserts.count - 1) {
             var seen = [UInt64](repeating: 0, count: inserts.count / 64 + 1)
             var distinct = true
-            for insert in inserts {
-                let bit = Int(insert.primaryKey - low)
+            for position in inserts.indices {
+                let bit = Int(inserts.primaryKey(at: position) - low)
                 let mask: UInt64 = 1 << UInt64(bit % 64)
                 if seen[bit / 64] & mask != 0 { distinct = false; break }
                 seen[bit / 64] |= mask
             }
             if distinct { return KeyRanges(first: low, count: Int64(inserts.count)) }
         }
-        var keys = inserts.map(\.primaryKey)
+        var keys = inserts.primaryKeys
         keys.sort()
         var unique: [Int64] = []
         unique.reserveCapacity(keys.count)

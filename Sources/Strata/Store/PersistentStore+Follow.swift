@@ -139,7 +139,7 @@ extension PersistentStore {
                 let changes = try ChangesetCodec.decode(record.payload, layouts: layouts)
                 try Self.apply(changes, to: &version, lsn: record.lsn, nextKeys: &keys)
                 change = StoreChange(lsn: record.lsn, kind: record.kind == TransactionKind.save.rawValue ? .save : .batchInsert,
-                                     insertedIDs: idSet(changes) { $0.inserts.map(\.primaryKey) },
+                                     insertedIDs: idSet(changes) { $0.inserts.primaryKeys },
                                      updatedIDs: idSet(changes) { $0.updates.map(\.primaryKey) },
                                      deletedIDs: idSet(changes) { $0.deletes.map(\.primaryKey) }, originContext: nil)
             case .batchUpdate?:

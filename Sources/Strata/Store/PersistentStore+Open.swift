@@ -211,8 +211,7 @@ extension PersistentStore {
             try editor.apply(entityChanges, version: lsn)
             version.tables[index] = editor.table
             if !entityChanges.inserts.isEmpty {
-                let maxKey = entityChanges.inserts.reduce(Int64.min) { max($0, $1.primaryKey) }
-                nextKeys[index] = max(nextKeys[index], maxKey + 1)
+                nextKeys[index] = max(nextKeys[index], entityChanges.inserts.largestKey + 1)
             }
         }
     }

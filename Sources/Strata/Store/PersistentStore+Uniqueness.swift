@@ -39,7 +39,7 @@ extension PersistentStore {
     static func keysToCheck(_ changes: Changeset.EntityChanges, layout: EntityLayout) -> [Int64] {
         guard !layout.uniquenessConstraints.isEmpty else { return [] }
         let constrained = Set(layout.uniquenessConstraints.flatMap(\.properties))
-        var keys = changes.inserts.map(\.primaryKey)
+        var keys = changes.inserts.primaryKeys
         for update in changes.updates where update.values.contains(where: { constrained.contains($0.property) }) {
             keys.append(update.primaryKey)
         }

@@ -32,10 +32,10 @@ import StrataTestSupport
             default: keys = (0..<count).map { _ in Int64.random(in: 1...Int64(max(1, count / 2)), using: &random) }
             }
             let expected = keys.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }
-            #expect(TableEditor.keyOrder(Self.inserts(keys)) == expected, "seed \(seed), shape \(shape)")
+            #expect(TableEditor.keyOrder(Changeset.Inserts(Self.inserts(keys))) == expected, "seed \(seed), shape \(shape)")
         }
         let extremes: [Int64] = [.max, 1, .min, 0, .max]
-        #expect(TableEditor.keyOrder(Self.inserts(extremes)) == [2, 3, 1, 0, 4])
+        #expect(TableEditor.keyOrder(Changeset.Inserts(Self.inserts(extremes))) == [2, 3, 1, 0, 4])
     }
 
     @Test(arguments: [1, 2, 3]) func insertsInAnyOrderLandInKeyOrder(seed: UInt64) throws {

@@ -19,10 +19,11 @@ extension PersistentStore {
         if upsert && layout.uniquenessConstraints.isEmpty {
             throw StrataError(.misuse, "An upsert batch insert into \(layout.entity.name) matches rows on its first uniqueness constraint, and it has none; declare one (Entity(\"\(layout.entity.name)\", uniquenessConstraints: [[...]])) or use mode .insert. Nothing was written.", entity: layout.entity.name)
         }
-        // Every row's values go into one flat array (row `i` at `i × width`), each row then a
-        // view of it: one allocation for the request rather than one per row (and one
-        // release at the end rather than a deallocation per row). Rows are keyed by row
-        // index until the first key is known (under the writer lock).
+        // Every row's values go into one flat array (row `i` at `i × width`), which the
+        // changeset takes whole as a run of rows (`Changeset.Inserts`): one allocation for the
+        // request rather than one per row, no `Insert` per row, and one release at the end
+        // rather than a deallocation per row. The run's keys follow from the first, known
+        // under the writer lock.
         let width = layout.properties.count
         var flat: [AttributeValue] = []
         flat.reserveCapacity(request.count * width)
@@ -116,18 +117,20 @@ extension PersistentStore {
                 for p in required where flat[base + p].isNull { throw missing(p, row: index) }
             }
         }
-        var inserts = (0..<request.count).map { row in
-            Changeset.Insert(primaryKey: Int64(row), values: Changeset.RowValues(shared: flat, base: row * width, count: width))
-        }
-        flat = []
+        // An upsert reads the run row by row.
+        let rowCount = request.count
+        var rowValues: [AttributeValue] = []
+        swap(&rowValues, &flat)
         var inserted = KeyRanges(sortedKeys: [])
         var upserted: (inserted: [Int64], updated: [Int64]) = ([], [])
         let outcome = try commitTransaction(kind: .batchInsert, author: request.transactionAuthor) { head, lsn, nextKeys in
-            guard !inserts.isEmpty else { return nil }
+            guard rowCount > 0 else { return nil }
+            let first = nextKeys[layout.index]
+            let inserts = Changeset.Inserts(first: first, count: rowCount, width: width, values: rowValues)
             for (p, property) in layout.properties.enumerated() {
                 guard let destination = property.destination else { continue }
-                for (index, row) in inserts.enumerated() {
-                    if case .int(let target) = row.values[p], head.tables[destination].locate(target) == nil {
+                for index in 0..<rowCount {
+                    if case .int(let target) = inserts.value(p, ofRow: index), head.tables[destination].locate(target) == nil {
                         throw StrataError(.typeMismatch, "Row \(index) of the batch insert: \(layout.entity.name).\(property.name) refers to \(layouts[destination].entity.name) \(target), which does not exist. Nothing was written.", entity: layout.entity.name, key: property.name)
                     }
                 }
@@ -137,8 +140,6 @@ extension PersistentStore {
                                        layout: layout, head: head, lsn: lsn,
                                        nextKeys: &nextKeys, result: &upserted)
             }
-            let first = nextKeys[layout.index]
-            for index in inserts.indices { inserts[index].primaryKey = first + Int64(index) }
             var changes = Changeset()
             changes.entities[layout.index] = Changeset.EntityChanges(inserts: inserts)
             // A large insert's frame is encoded, compressed and checksummed on a worker while

@@ -182,9 +182,14 @@ extension FetchPlan {
                 let c = start + i
                 if let rows {
                     if items.capacity - items.count < rows.count {
-                        // Room for this chunk's rows, and for the rest at this chunk's rate.
-                        let rate = Double(rows.matches + 1) / Double(max(rows.count, 1))
-                        items.reserveCapacity(items.count + rows.count + Int(Double(table.rowCount - progress.scanned) * rate))
+                        // Room for this chunk's rows, and for the rest at the rate seen so far
+                        // (this chunk's included) with an eighth more: a list that grows again
+                        // copies every match found so far (at ten million rows, one chunk's
+                        // rate ran short near the end and copied 12 MB into fresh pages).
+                        let seen = progress.scanned + chunks[c].count
+                        let rate = Double(items.count + rows.matches + 1) / Double(max(seen, 1))
+                        let rest = Double(table.rowCount - seen) * rate
+                        items.reserveCapacity(items.count + rows.count + Int(rest * 1.125))
                     }
                     rows.forEachMatch { row, key in items.append(key: key, chunk: c, row: row) }
                 }

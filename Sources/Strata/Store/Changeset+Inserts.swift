@@ -1,0 +1,154 @@
+extension Changeset {
+    /// The inserted rows of one entity: a list of ``Insert``s, or a run of rows with
+    /// consecutive keys whose values lie one row after the other in one flat array.
+    ///
+    /// A save lists its rows one by one. A batch insert writes every row's values into one
+    /// flat array (row `i` at `i × width ..< (i + 1) × width`) and takes the keys `first`,
+    /// `first + 1`, … in order: as a run, its rows need no `Insert` (32 bytes) each, the
+    /// run's key order is known without looking, and a value is read straight from the
+    /// flat array. At ten million rows that is 320 MB not allocated, and not touched.
+    ///
+    /// Read as a collection of ``Insert``s in either form. Changing a run (``append(_:)``,
+    /// ``reserveCapacity(_:)``, setting an element) first turns it into a list.
+    struct Inserts: Sendable, RandomAccessCollection {
+        private enum Storage: Sendable {
+            case list([Insert])
+            /// `count` rows with keys `first ..< first + count`, row `i`'s values at
+            /// `i × width` in `values`.
+            case run(first: Int64, count: Int, width: Int, values: [AttributeValue])
+        }
+        private var storage: Storage
+
+        /// No rows.
+        init() { storage = .list([]) }
+
+        /// The rows of `inserts`, in their order.
+        init(_ inserts: [Insert]) { storage = .list(inserts) }
+
+        /// `count` rows with the keys `first ..< first + count`, whose values (`width` a row,
+        /// in layout order) lie row after row in `values`.
+        init(first: Int64, count: Int, width: Int, values: [AttributeValue]) {
+            precondition(count >= 0 && width >= 0 && values.count == count * width, "a run of rows that does not fill its values")
+            storage = .run(first: first, count: count, width: width, values: values)
+        }
+
+        /// The first row's position: 0.
+        var startIndex: Int { 0 }
+        /// Past the last row's position: the count.
+        var endIndex: Int { count }
+
+        /// The number of rows.
+        var count: Int {
+            switch storage {
+            case .list(let list): return list.count
+            case .run(_, let count, _, _): return count
+            }
+        }
+
+        /// Row `position`.
+        subscript(position: Int) -> Insert {
+            get {
+                switch storage {
+                case .list(let list): return list[position]
+                case .run(let first, let count, let width, let values):
+                    precondition(position >= 0 && position < count, "row \(position) outside a run of \(count)")
+                    return Insert(primaryKey: first + Int64(position),
+                                  values: RowValues(shared: values, base: position * width, count: width))
+                }
+            }
+            set {
+                var list = takeList()
+                list[position] = newValue
+                storage = .list(list)
+            }
+        }
+
+        /// The primary key of row `position`, without making its ``Insert``.
+        @inline(__always) func primaryKey(at position: Int) -> Int64 {
+            switch storage {
+            case .list(let list): return list[position].primaryKey
+            case .run(let first, let count, _, _):
+                precondition(position >= 0 && position < count, "row \(position) outside a run of \(count)")
+                return first + Int64(position)
+            }
+        }
+
+        /// The value of property `property` (a position in the layout's properties) of row
+        /// `row`, read in place.
+        @inline(__always) func value(_ property: Int, ofRow row: Int) -> AttributeValue {
+            switch storage {
+            case .list(let list): return list[row].values[property]
+            case .run(_, let count, let width, let values):
+                precondition(row >= 0 && row < count && property >= 0 && property < width, "a value outside a run of rows")
+                return values[row * width + property]
+            }
+        }
+
+        /// Every row's primary key, in order.
+        var primaryKeys: [Int64] {
+            switch storage {
+            case .list(let list): return list.map(\.primaryKey)
+            case .run(let first, let count, _, _): return (0..<count).map { first + Int64($0) }
+            }
+        }
+
+        /// The largest primary key (`Int64.min` when there are no rows).
+        var largestKey: Int64 {
+            switch storage {
+            case .list(let list):
+                var largest = Int64.min
+                for insert in list { largest = Swift.max(largest, insert.primaryKey) }
+                return largest
+            case .run(let first, let count, _, _): return count == 0 ? .min : first + Int64(count - 1)
+            }
+        }
+
+        /// The keys when they are consecutive and ascending by construction (a run): the
+        /// first and the count; `nil` for a list, whatever its keys.
+        var consecutiveKeys: (first: Int64, count: Int)? {
+            if case .run(let first, let count, _, _) = storage { return (first, count) }
+            return nil
+        }
+
+        /// For a run, `body`'s result with the run's first key, its width (values a row) and
+        /// its values, row after row, read in place; `nil` for a list.
+        func withRunValues<R>(_ body: (_ first: Int64, _ width: Int, _ values: UnsafeBufferPointer<AttributeValue>) throws -> R) rethrows -> R? {
+            guard case .run(let first, _, let width, let values) = storage else { return nil }
+            return try values.withUnsafeBufferPointer { try body(first, width, $0) }
+        }
+
+        /// For a run: its first key, its width (values a row) and its values, row after row.
+        var run: (first: Int64, width: Int, values: [AttributeValue])? {
+            guard case .run(let first, _, let width, let values) = storage else { return nil }
+            return (first, width, values)
+        }
+
+        /// Adds `insert` after the rows.
+        mutating func append(_ insert: Insert) {
+            var list = takeList()
+            list.append(insert)
+            storage = .list(list)
+        }
+
+        /// Makes room for `minimumCapacity` rows in the list.
+        mutating func reserveCapacity(_ minimumCapacity: Int) {
+            var list = takeList()
+            list.reserveCapacity(minimumCapacity)
+            storage = .list(list)
+        }
+
+        /// The rows as a list, leaving this empty (so that the list is uniquely referenced
+        /// while the caller changes it).
+        private mutating func takeList() -> [Insert] {
+            switch storage {
+            case .list(let list):
+                storage = .list([])
+                return list
+            case .run:
+                let list = Array(self)
+                storage = .list([])
+                return list
+            }
+        }
+    }
+}
