@@ -14,7 +14,8 @@ import Synchronization
 /// reference breaks the queue confinement that contexts require, as it does in Core Data.
 ///
 /// It also holds, for every object, what an object would otherwise store itself: its
-/// context without a reference count, the store's ID and the entity names.
+/// context without a reference count, the store's ID and the entity names, and where each
+/// property's column is in its entity's chunks.
 ///
 /// `@unchecked Sendable`: `alive` is atomic and every other property is a constant, except
 /// `context`, which the context's initializer sets once, before any object or other thread
@@ -30,6 +31,16 @@ import Synchronization
     /// pair per entity (``ObjectIDEntity``): what an object's ``ManagedObject/objectID`` is
     /// made of, so that an object stores only its primary key.
     let idEntities: [ObjectIDEntity]
+    /// Every entity's ``EntityLayout/columnAccess``, one after another in layout order: an
+    /// object reads its properties' columns here (plain values, no count), so its row
+    /// (``ObjectRow``) holds no list of them.
+    private let flatColumnAccess: [EntityLayout.ColumnAccess]
+    /// Where each entity's run starts in `flatColumnAccess`, by layout index, and, last, where
+    /// the last run ends.
+    private let columnStarts: [Int]
+    /// Each entity's ``EntityLayout/columnAccess`` as its own list, by layout index: what a
+    /// whole row read out of an object (``RowValues``) is paired with.
+    let columnsByLayout: [[EntityLayout.ColumnAccess]]
 
     /// The context, without a reference count: used only while ``isAlive``. Set by the
     /// context's initializer (see ``bind(_:)``). Kept as `Unmanaged` so that a reader can
@@ -40,8 +51,26 @@ import Synchronization
     /// The context, counted for the caller: used only while ``isAlive``.
     var context: ObjectContext? { unmanagedContext?.takeUnretainedValue() }
 
-    init(idEntities: [ObjectIDEntity]) {
+    /// A lifetime for the objects of a context of a store whose entities are `idEntities`
+    /// and whose layouts' column accesses are `columns`, both by layout index.
+    init(idEntities: [ObjectIDEntity], columns: [[EntityLayout.ColumnAccess]]) {
         self.idEntities = idEntities
+        columnsByLayout = columns
+        flatColumnAccess = Array(columns.joined())
+        var starts = [0]
+        for entity in columns { starts.append(starts[starts.count - 1] + entity.count) }
+        columnStarts = starts
+    }
+
+    /// Where the column of the entity `layout`'s property `property` is.
+    @inline(__always)
+    func columnAccess(layout: Int, property: Int) -> EntityLayout.ColumnAccess {
+        flatColumnAccess[columnStarts[layout] + property]
+    }
+
+    /// Where the columns of every property of the entity `layout` are, in layout order.
+    func columns(layout: Int) -> ArraySlice<EntityLayout.ColumnAccess> {
+        flatColumnAccess[columnStarts[layout]..<columnStarts[layout + 1]]
     }
 
     /// Records `context`, once, from its initializer.

@@ -1,8 +1,9 @@
 /// Where a fetch found a fault's row: firing the fault reads it from there, with no lookup,
 /// when the store has published nothing since that fetch (its version is then the newest).
-struct FaultHint {
+/// Not copyable, as its row is not (see ``ObjectRow``).
+struct FaultHint: ~Copyable {
     /// The row, in place in the fetched version's chunk.
-    var row: RowValues
+    var row: ObjectRow
     /// The row's version (the LSN of its last change).
     var rowVersion: UInt64
     /// The LSN of the version the fetch read.
@@ -29,8 +30,6 @@ struct FetchPlaces {
     let lsn: UInt64
     /// The entity's chunks in that version.
     let chunks: [TableChunk]
-    /// How to read the entity's properties in a chunk.
-    let columns: [EntityLayout.ColumnAccess]
     /// One per result, in result order.
     let places: [Place]
 
@@ -40,7 +39,7 @@ struct FetchPlaces {
         guard place.chunk != Place.none.chunk else { return nil }
         let chunk = chunks[Int(place.chunk)]
         let row = Int(place.row)
-        return FaultHint(row: RowValues(chunk: chunk, row: row, columns: columns),
+        return FaultHint(row: .stored(chunk: chunk, row: row),
                          rowVersion: chunk.version(at: row), fetchedLSN: lsn)
     }
 }

@@ -137,7 +137,7 @@ extension ManagedObject {
         }
         if lifecycle == .persisted {
             try fireFault()
-            if committedRow[property] == value { pending[property] = nil } else { pending[property] = value }
+            if committedValue(at: property) == value { pending[property] = nil } else { pending[property] = value }
         } else if hasCommittedValues {
             // Inserted: no store row to diff against, so the value goes straight into the row
             // the save will write (no per-object dictionary).

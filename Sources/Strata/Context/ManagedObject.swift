@@ -48,9 +48,9 @@ public final class ManagedObject: CustomStringConvertible {
     @usableFromInline let lifetime: ContextLifetime
     /// The committed values (see ``committed``), or, while `rowState` is `.hint`, where a
     /// fetch found the row of this fault (see ``faultHint``): never both, so they share the
-    /// storage. Empty (``RowValues/empty``) while `rowState` is `.none`; not optional, so that
+    /// storage. Empty (``ObjectRow/empty``) while `rowState` is `.none`; not optional, so that
     /// a value is read from it in place (an optional would be copied out first).
-    @exclusivity(unchecked) private var row = RowValues.empty
+    @exclusivity(unchecked) private var row = ObjectRow.empty
     /// The version of `row`.
     @exclusivity(unchecked) private var rowVersion: UInt64 = 0
     /// Changes not yet saved, by property index. Starts as `Dictionary()`, the shared empty
@@ -145,18 +145,18 @@ public final class ManagedObject: CustomStringConvertible {
     /// made since (there is no store row to keep apart from, so `pending` stays empty).
     /// Setting or changing it drops a fault hint.
     var committed: RowValues? {
-        get { rowState == .committed ? row : nil }
+        get { rowState == .committed ? RowValues(row, columns: lifetime.columnsByLayout[layoutIndex]) : nil }
         _modify {
             dropHint()
             // Moved out and back, so that a change in place finds the values uniquely held.
             var values: RowValues?
             if rowState == .committed {
-                values = row
+                values = RowValues(row, columns: lifetime.columnsByLayout[layoutIndex])
                 row = .empty
             }
             yield &values
             if let values {
-                row = values
+                row = values.row
                 rowState = .committed
             } else {
                 row = .empty
@@ -178,8 +178,11 @@ public final class ManagedObject: CustomStringConvertible {
     /// While a fault: where the fetch that made it found its row (see ``FaultHint``).
     /// ``giveHint(_:in:)`` gives one; ``forgetRow()`` or setting ``committed`` drops it.
     var faultHint: FaultHint? {
-        rowState == .hint ? FaultHint(row: row, rowVersion: rowVersion, fetchedLSN: unretainedContextForHints.hintLSN(ofEpoch: hintEpoch)) : nil
+        rowState == .hint ? FaultHint(row: row.copy(), rowVersion: rowVersion, fetchedLSN: unretainedContextForHints.hintLSN(ofEpoch: hintEpoch)) : nil
     }
+
+    /// Whether it is a fault that holds a hint (``faultHint``).
+    var hasFaultHint: Bool { rowState == .hint }
 
     /// Gives a fault that holds no row (``holdsNoRow``) the place a fetch of `context` (its
     /// context) found its row.
@@ -203,28 +206,28 @@ public final class ManagedObject: CustomStringConvertible {
     /// Whether the object holds its committed values (it is not a fault).
     var hasCommittedValues: Bool { rowState == .committed }
 
-    /// The committed values, read in place; only once they are loaded (after ``fireFault()``).
-    var committedRow: RowValues {
-        _read {
-            precondition(rowState == .committed, "the committed values of a fault")
-            yield row
-        }
+    /// Whether the committed value of any of `properties` is null, read in place (the values
+    /// must be loaded, after ``fireFault()``).
+    func committedHasNull(at properties: [Int]) -> Bool {
+        precondition(rowState == .committed, "the committed values of a fault")
+        let layout = layoutIndex
+        return row.hasNull(at: properties) { lifetime.columnAccess(layout: layout, property: $0) }
     }
 
     /// The committed value of the stored property at `property`, read in place in the row
     /// (the values must be loaded, after ``fireFault()``): nothing of the row is copied out,
-    /// where reading through ``committedRow`` copied it (a retain and release of its chunk
-    /// and column list per read).
+    /// and where its column is comes from the lifetime's table (plain values), so the read
+    /// counts no reference.
     func committedValue(at property: Int) -> AttributeValue {
         precondition(rowState == .committed, "the committed values of a fault")
-        return row[property]
+        return row.value(at: property, lifetime.columnAccess(layout: layoutIndex, property: property))
     }
 
     /// Changes one committed value in place (the values must be loaded): an inserted object's
     /// change, or a saved change folded into the values.
     func setCommittedValue(_ property: Int, _ value: AttributeValue) {
         precondition(rowState == .committed, "the committed values of a fault")
-        row[property] = value
+        row.setValue(value, at: property, columns: lifetime.columns(layout: layoutIndex))
     }
 
     /// Whether it holds neither committed values nor a fault hint: a fault a fetch may give

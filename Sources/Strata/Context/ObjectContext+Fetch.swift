@@ -57,8 +57,7 @@ extension ObjectContext {
         try store.snapshotDamage.check()
         return FetchedResults(context: self, ids: ids, batchSize: request.fetchBatchSize,
                               loadValues: !request.returnsObjectsAsFaults, layoutIndex: plan.layout.index,
-                              places: FetchPlaces(lsn: version.lsn, chunks: table.chunks,
-                                                  columns: plan.layout.columnAccess, places: places),
+                              places: FetchPlaces(lsn: version.lsn, chunks: table.chunks, places: places),
                               materialize: materialize, prefetch: prefetch)
     }
 

@@ -25,7 +25,6 @@ extension ObjectContext {
         var cursor = EntityTable.RowCursor(table)
         let places = keys.map { cursor.place(of: $0) }
         try store.snapshotDamage.check()
-        let columns = store.layouts[destination].columnAccess
         // Written in place into a buffer of the right size: appending checked the array's
         // uniqueness and capacity for every object.
         return [ManagedObject](unsafeUninitializedCapacity: keys.count) { objects, count in
@@ -44,7 +43,7 @@ extension ObjectContext {
                         chunk = table.chunks[place.chunk]
                         versions = chunk.unsafelyUnwrapped.versions
                     }
-                    related.giveHint(FaultHint(row: RowValues(chunk: chunk.unsafelyUnwrapped, row: place.row, columns: columns),
+                    related.giveHint(FaultHint(row: .stored(chunk: chunk.unsafelyUnwrapped, row: place.row),
                                                rowVersion: UInt64(bitPattern: versions[place.row]), fetchedLSN: version.lsn), in: self)
                 }
                 (objects.baseAddress.unsafelyUnwrapped + count).initialize(to: related)

@@ -147,7 +147,7 @@ extension ObjectContext {
             // row has a value for each passes, read in place. One without goes on below,
             // which names every broken rule.
             if let required = plan.requiredProperties, object.pending.isEmpty, object.hasCommittedValues,
-               !object.committedRow.hasNull(at: required) {
+               !object.committedHasNull(at: required) {
                 continue
             }
             // An inserted object's values are all in its row (see ManagedObject.committed).

@@ -105,7 +105,7 @@ public final class ObjectContext: @unchecked Sendable {
         self.concurrencyType = concurrencyType
         self.name = name
         modelObservation = concurrencyType == .mainQueue ? .eachModel : .sharedByContext
-        lifetime = ContextLifetime(idEntities: store.idEntities)
+        lifetime = ContextLifetime(idEntities: store.idEntities, columns: store.layouts.map(\.columnAccess))
         propertyIndexes = store.layouts.map(\.propertyIndex)
         propertyNames = store.layouts.map { $0.properties.count <= 8 ? $0.properties.map(\.name) : nil }
         queue = concurrencyType == .mainQueue ? .main : DispatchQueue(label: "strata.context.\(name ?? "private")")

@@ -1,75 +1,82 @@
 internal import StrataStorage
 
-/// An object's stored property values: its row as last read from the store, or, for an
-/// object inserted in its context, its values as set so far.
+/// An object's stored property values as the object keeps them: its row as last read from
+/// the store, or, for an object inserted in its context, its values as set so far.
 ///
 /// A row read from the store is kept as its place in one immutable chunk of the version it
 /// was read from, so firing a fault copies nothing: a value is decoded when it is read.
 /// Published chunks never change, so the place stays valid for as long as it is held (it
 /// keeps that chunk alive, never more). Setting a value first copies the row out.
-struct RowValues {
-    private enum Storage {
-        /// Values held by the object itself, in layout order.
-        case values([AttributeValue])
-        /// Row `row` of `chunk`; `columns` says where each property's column is.
-        case stored(chunk: TableChunk, row: Int, columns: [EntityLayout.ColumnAccess])
-    }
-
-    private var storage: Storage
-
-    /// Values held by the object, in layout order.
-    init(_ values: [AttributeValue]) { storage = .values(values) }
+///
+/// It does not say where each property's column is: every object of an entity shares that
+/// (``EntityLayout/columnAccess``), so the reader passes it, and an object holds no
+/// reference to it (one count more to take and drop per object a fetch makes).
+/// ``RowValues`` pairs a row with it for code that reads whole rows.
+///
+/// Not copyable, so that a read borrows the object's row where it is: a copyable row read
+/// out of an object's stored property was copied first (its chunk retained and released
+/// around every read) whenever the read called code the compiler could not see through.
+/// ``copy()`` makes a copy where one is wanted.
+enum ObjectRow: ~Copyable {
+    /// Values held by the object itself, in layout order.
+    case values([AttributeValue])
+    /// Row `row` of `chunk`.
+    case stored(chunk: TableChunk, row: Int)
 
     /// No values (an empty array allocates nothing): what an object without a row holds.
-    static var empty: RowValues { RowValues([]) }
+    static var empty: ObjectRow { .values([]) }
 
-    /// Row `row` of `chunk`, laid out as `columns` says.
-    init(chunk: TableChunk, row: Int, columns: [EntityLayout.ColumnAccess]) {
-        storage = .stored(chunk: chunk, row: row, columns: columns)
-    }
-
-    /// The value of the stored property at `property` (an index into the layout's properties).
-    subscript(property: Int) -> AttributeValue {
-        get {
-            switch storage {
-            case .values(let values):
-                return values[property]
-            case .stored(let chunk, let row, let columns):
-                return Self.storedValue(chunk, row: row, columns[property])
-            }
-        }
-        set {
-            switch storage {
-            case .values(var values):
-                // Empty the storage first so `values` is the array's only reference and
-                // changes in place.
-                storage = .values([])
-                values[property] = newValue
-                storage = .values(values)
-            case .stored(let chunk, let row, let columns):
-                var values = Self.decode(chunk: chunk, row: row, columns: columns)
-                values[property] = newValue
-                storage = .values(values)
-            }
+    /// A copy of the row.
+    func copy() -> ObjectRow {
+        switch self {
+        case .values(let values): return .values(values)
+        case .stored(let chunk, let row): return .stored(chunk: chunk, row: row)
         }
     }
 
-    /// Whether the value of any of `properties` is null, read in place.
-    func hasNull(at properties: [Int]) -> Bool {
-        switch storage {
+    /// The value of the stored property at `property` (an index into the layout's
+    /// properties), whose column is `access`.
+    @inline(__always)
+    func value(at property: Int, _ access: EntityLayout.ColumnAccess) -> AttributeValue {
+        switch self {
+        case .values(let values): return values[property]
+        case .stored(let chunk, let row): return Self.storedValue(chunk, row: row, access)
+        }
+    }
+
+    /// Sets the value of the stored property at `property`; `columns` is where each
+    /// property's column is, read only when the row must first be copied out of its chunk.
+    mutating func setValue(_ value: AttributeValue, at property: Int, columns: some Collection<EntityLayout.ColumnAccess>) {
+        // Consumed, so that `values` is the array's only reference and changes in place.
+        switch consume self {
+        case .values(var values):
+            values[property] = value
+            self = .values(values)
+        case .stored(let chunk, let row):
+            var values = Self.decode(chunk: chunk, row: row, columns: columns)
+            values[property] = value
+            self = .values(values)
+        }
+    }
+
+    /// Whether the value of any of `properties` is null, read in place; `access` gives a
+    /// property's column.
+    func hasNull(at properties: [Int], access: (Int) -> EntityLayout.ColumnAccess) -> Bool {
+        switch self {
         case .values(let values):
             for property in properties where values[property].isNull { return true }
-        case .stored(let chunk, let row, let columns):
-            for property in properties where chunk.value(at: row, columns[property]).isNull { return true }
+        case .stored(let chunk, let row):
+            for property in properties where chunk.value(at: row, access(property)).isNull { return true }
         }
         return false
     }
 
-    /// Every stored property value, in layout order.
-    var values: [AttributeValue] {
-        switch storage {
+    /// Every stored property value, in layout order; `columns` is where each property's
+    /// column is.
+    func values(columns: some Collection<EntityLayout.ColumnAccess>) -> [AttributeValue] {
+        switch self {
         case .values(let values): return values
-        case .stored(let chunk, let row, let columns): return Self.decode(chunk: chunk, row: row, columns: columns)
+        case .stored(let chunk, let row): return Self.decode(chunk: chunk, row: row, columns: columns)
         }
     }
 
@@ -88,7 +95,74 @@ struct RowValues {
         }
     }
 
-    private static func decode(chunk: TableChunk, row: Int, columns: [EntityLayout.ColumnAccess]) -> [AttributeValue] {
+    private static func decode(chunk: TableChunk, row: Int, columns: some Collection<EntityLayout.ColumnAccess>) -> [AttributeValue] {
         columns.map { chunk.value(at: row, $0) }
+    }
+}
+
+/// A row (``ObjectRow``) with where each of its properties' columns is: what code that reads
+/// or compares whole rows (saves, merges, conflicts, uniqueness) passes around.
+struct RowValues {
+    /// Where the values are (``ObjectRow``'s cases, copyable).
+    private enum Storage {
+        case values([AttributeValue])
+        case stored(chunk: TableChunk, row: Int)
+    }
+
+    private var storage: Storage
+    /// Each property's column, in layout order (empty for values the row holds itself,
+    /// which need none).
+    let columns: [EntityLayout.ColumnAccess]
+
+    /// Values held by the row itself, in layout order.
+    init(_ values: [AttributeValue]) {
+        storage = .values(values)
+        columns = []
+    }
+
+    /// Row `row` of `chunk`, laid out as `columns` says.
+    init(chunk: TableChunk, row: Int, columns: [EntityLayout.ColumnAccess]) {
+        storage = .stored(chunk: chunk, row: row)
+        self.columns = columns
+    }
+
+    /// A copy of `row`, laid out as `columns` says.
+    init(_ row: borrowing ObjectRow, columns: [EntityLayout.ColumnAccess]) {
+        switch row {
+        case .values(let values): storage = .values(values)
+        case .stored(let chunk, let row): storage = .stored(chunk: chunk, row: row)
+        }
+        self.columns = columns
+    }
+
+    /// The row as an object keeps it.
+    var row: ObjectRow {
+        switch storage {
+        case .values(let values): return .values(values)
+        case .stored(let chunk, let row): return .stored(chunk: chunk, row: row)
+        }
+    }
+
+    /// The value of the stored property at `property` (an index into the layout's properties).
+    subscript(property: Int) -> AttributeValue {
+        get {
+            switch storage {
+            case .values(let values): return values[property]
+            case .stored(let chunk, let row): return chunk.value(at: row, columns[property])
+            }
+        }
+        set {
+            var values = self.values
+            values[property] = newValue
+            storage = .values(values)
+        }
+    }
+
+    /// Every stored property value, in layout order.
+    var values: [AttributeValue] {
+        switch storage {
+        case .values(let values): return values
+        case .stored(let chunk, let row): return columns.map { chunk.value(at: row, $0) }
+        }
     }
 }

@@ -94,18 +94,18 @@ import Testing
             try reader.performAndWait { () throws in
                 let results = try reader.fetch(FetchRequest("Person", sort: [SortKey("age")]))
                 let object = results[1]
-                #expect(object.faultHint != nil)
+                #expect(object.hasFaultHint)
                 #expect(object.committed == nil)
                 #expect(object.committedVersion == 0)
                 let hinted = object.faultHint!.rowVersion
                 try object.fireFault()
-                #expect(object.faultHint == nil)
+                #expect(!object.hasFaultHint)
                 #expect(object.committed != nil)
                 #expect(object.committedVersion == hinted)
                 #expect(try object.string("name") == "n1")
                 reader.refresh(object, mergeChanges: false)
                 #expect(object.isFault)
-                #expect(object.faultHint == nil)
+                #expect(!object.hasFaultHint)
                 #expect(object.committedVersion == 0)
                 #expect(try object.string("name") == "n1")
             }
@@ -132,8 +132,8 @@ import Testing
                 // and leaves the first three with the older fetch's hints.
                 let newer = try reader.fetch(FetchRequest("Person", sort: [SortKey("age")]))
                 #expect(newer.count == 6)
-                #expect(newer[3].faultHint != nil, "the newer fetch gave hints")
-                #expect(faults[2].faultHint != nil, "still holds the older fetch's hint")
+                #expect(newer[3].hasFaultHint, "the newer fetch gave hints")
+                #expect(faults[2].hasFaultHint, "still holds the older fetch's hint")
                 #expect(try faults[2].string("name") == "changed")
                 #expect(try newer[4].string("name") == "n4")
             }

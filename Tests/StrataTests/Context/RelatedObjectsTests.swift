@@ -174,7 +174,7 @@ import StrataTestSupport
         try reader.performAndWait {
             let items = try reader.object(with: listID).objects(forKey: "items")
             #expect(items.count == 4 && items.allSatisfy { $0.isFault })
-            #expect(items.allSatisfy { $0.faultHint != nil }, "the relationship's faults carry no hint")
+            #expect(items.allSatisfy { $0.hasFaultHint }, "the relationship's faults carry no hint")
             try other.performAndWait {
                 try other.object(with: items[0].objectID).setValue("new 0", forKey: "name")
                 try other.save()

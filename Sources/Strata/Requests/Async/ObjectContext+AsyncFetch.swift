@@ -115,8 +115,7 @@ extension ObjectContext {
                 guard meter.advance(min(step, ordered.count - start)) else { return nil }
             }
             let table = version.tables[plan.layout.index]
-            return .objects(keys: keys, places: FetchPlaces(lsn: version.lsn, chunks: table.chunks,
-                                                            columns: plan.layout.columnAccess, places: places))
+            return .objects(keys: keys, places: FetchPlaces(lsn: version.lsn, chunks: table.chunks, places: places))
         case .objectIDs, .dictionaries:
             let wantsRows = plan.request.resultType == .dictionaries
             var ids: [ObjectID] = [], rows: [[String: AttributeValue]] = []
