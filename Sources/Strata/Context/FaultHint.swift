@@ -39,8 +39,9 @@ struct FetchPlaces {
         guard place.chunk != Place.none.chunk else { return nil }
         let chunk = chunks[Int(place.chunk)]
         let row = Int(place.row)
-        return FaultHint(row: .stored(chunk: chunk, row: row),
-                         rowVersion: chunk.version(at: row), fetchedLSN: lsn)
+        let version = chunk.version(at: row)
+        // Moved into the hint: copied, the chunk was retained twice and released once.
+        return FaultHint(row: .stored(chunk: consume chunk, row: row), rowVersion: version, fetchedLSN: lsn)
     }
 }
 
