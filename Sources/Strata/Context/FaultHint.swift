@@ -41,7 +41,7 @@ struct FetchPlaces {
         let row = Int(place.row)
         let version = chunk.version(at: row)
         // Moved into the hint: copied, the chunk was retained twice and released once.
-        return FaultHint(row: .stored(chunk: consume chunk, row: row), rowVersion: version, fetchedLSN: lsn)
+        return FaultHint(row: .row(row, of: consume chunk), rowVersion: version, fetchedLSN: lsn)
     }
 }
 

@@ -26,22 +26,18 @@ public final class ManagedObject: CustomStringConvertible {
         case inserted, persisted, deleted, invalid
     }
 
-    // The stored properties are ordered and sized so that an object is at most 104 bytes,
-    // a block of 112: malloc serves it from its fast bins (blocks up to 128 bytes), which a
+    // The stored properties are ordered and sized so that an object is at most 88 bytes,
+    // a block of 96: malloc serves it from its fast bins (blocks up to 128 bytes), which a
     // million-object fetch, relationship read or insert allocates and frees at a fraction
-    // of the cost of bigger blocks (an object was a block of 208 bytes before).
+    // of the cost of bigger blocks (an object was a block of 208 bytes, then 112, before).
     // `ManagedObjectLayoutTests` holds it there. What few objects need (an ID of another
-    // store, prefetched objects, why it is unusable) is boxed in `extras`; what every object
-    // of a context shares (the context, the store's ID, the entity names) is in `lifetime`.
+    // store and its layout index, prefetched objects, why it is unusable) is boxed in
+    // `extras`; what every object of a context shares (the context, the store's ID, the
+    // entity names, where each property's column is) is in `lifetime`; a fault hint's
+    // fetch number rides in its row (``ObjectRow``).
 
     /// The primary key of its ID.
     @exclusivity(unchecked) private(set) var primaryKey: Int64
-    /// Its entity's index in the store's layouts (0 for an ID of an unknown entity).
-    private let layoutIndexStorage: Int32
-    /// The entity number of its key in the context's registry and changed objects (the
-    /// primary key is the ID's): the layout index, or a negative number for an ID this store
-    /// cannot resolve.
-    private let registryEntity: Int32
     /// Shared with its context and every other object of it: whether the context lives, the
     /// context itself (without a reference count), the registrar the context's models share,
     /// and the store's ID and entity names its ``objectID`` is made of.
@@ -63,8 +59,9 @@ public final class ManagedObject: CustomStringConvertible {
     /// with a side table allocated per model (a sixth of a typed million-object fetch).
     /// See ``ObjectContext/model(for:as:)``.
     unowned(unsafe) var typedModel: AnyObject?
-    /// What few objects have: see ``Extras``.
-    private var extras: Extras?
+    /// What few objects have: see ``Extras``. Read for every ``layoutIndex``, so not checked
+    /// for exclusivity at run time (no accessor holds an inout access to it across a call).
+    @exclusivity(unchecked) private var extras: Extras?
     @exclusivity(unchecked) var lifecycle: Lifecycle
     /// Whether it was inserted in this context before being deleted in it.
     var wasInserted = false
@@ -74,9 +71,11 @@ public final class ManagedObject: CustomStringConvertible {
     @exclusivity(unchecked) @usableFromInline var sharesContextRegistrar = false
     /// What `row` holds.
     @exclusivity(unchecked) private var rowState = RowState.none
-    /// While `rowState` is `.hint`: the context's number for the version the fetch read (see
-    /// ``ObjectContext/hintEpoch``), which is 4 bytes where that version's LSN would be 8.
-    @exclusivity(unchecked) private var hintEpoch: UInt32 = 0
+    /// The entity number of its key in the context's registry and changed objects (the
+    /// primary key is the ID's): the layout index, or a negative number for an ID this store
+    /// cannot resolve (whose layout index is then in `extras`).
+    // Declared after the four one-byte fields, which it fills a word with.
+    private let registryEntity: Int32
 
     /// What an object's `row` holds.
     private enum RowState: UInt8 {
@@ -93,6 +92,9 @@ public final class ManagedObject: CustomStringConvertible {
         /// The object's ID when the context's store and layouts cannot make it: an ID of
         /// another store or of an entity the store does not have, or spelled differently.
         var id: ObjectID?
+        /// The object's layout index when its registry entity is not that index (an ID the
+        /// store cannot resolve).
+        var layoutIndex: Int?
         /// Objects a fetch prefetched for this one, held so that they stay registered while
         /// this object is used.
         var prefetched: [ManagedObject]?
@@ -130,7 +132,10 @@ public final class ManagedObject: CustomStringConvertible {
     }
 
     /// Its entity's index in the store's layouts.
-    var layoutIndex: Int { Int(layoutIndexStorage) }
+    var layoutIndex: Int {
+        if registryEntity >= 0 { return Int(registryEntity) }
+        return extras?.layoutIndex ?? 0
+    }
     /// Its key in the context's registry and changed objects.
     var registryKey: RegistryKey { RegistryKey(entity: Int(registryEntity), primaryKey: primaryKey) }
     /// Its context, or `nil` once the context is gone.
@@ -178,7 +183,7 @@ public final class ManagedObject: CustomStringConvertible {
     /// While a fault: where the fetch that made it found its row (see ``FaultHint``).
     /// ``giveHint(_:in:)`` gives one; ``forgetRow()`` or setting ``committed`` drops it.
     var faultHint: FaultHint? {
-        rowState == .hint ? FaultHint(row: row.copy(), rowVersion: rowVersion, fetchedLSN: unretainedContextForHints.hintLSN(ofEpoch: hintEpoch)) : nil
+        rowState == .hint ? FaultHint(row: row.copy(), rowVersion: rowVersion, fetchedLSN: unretainedContextForHints.hintLSN(ofEpoch: row.hintEpoch)) : nil
     }
 
     /// Whether it is a fault that holds a hint (``faultHint``).
@@ -190,8 +195,7 @@ public final class ManagedObject: CustomStringConvertible {
         precondition(rowState != .committed, "a fault hint is only given to a fault")
         guard let epoch = context.hintEpochNumber(for: hint.fetchedLSN) else { return }
         rowVersion = hint.rowVersion
-        hintEpoch = epoch
-        row = hint.row
+        row = hint.row.hinted(epoch)
         rowState = .hint
     }
 
@@ -240,12 +244,11 @@ public final class ManagedObject: CustomStringConvertible {
     /// Returns whether the values are now committed.
     func takeHint(in context: ObjectContext) -> Bool {
         guard rowState == .hint else { return false }
-        guard context.isCurrentHintEpoch(hintEpoch) else {
+        guard context.isCurrentHintEpoch(row.hintEpoch) else {
             dropHint()
             return false
         }
         rowState = .committed
-        hintEpoch = 0
         return true
     }
 
@@ -311,10 +314,11 @@ public final class ManagedObject: CustomStringConvertible {
     /// retain) the context for it.
     init(primaryKey: Int64, layoutIndex: Int, registryEntity: Int, lifetime: ContextLifetime, lifecycle: Lifecycle) {
         self.primaryKey = primaryKey
-        layoutIndexStorage = Int32(layoutIndex)
         self.registryEntity = Int32(registryEntity)
         self.lifetime = lifetime
         self.lifecycle = lifecycle
+        // A registry entity that is not negative is the layout index (see `registryEntity`).
+        if registryEntity < 0 { madeExtras.layoutIndex = layoutIndex } else { assert(registryEntity == layoutIndex, "a registry entity that is not negative is the layout index") }
     }
 
     /// An object with `objectID`, which is kept whole unless the context's store and layout
@@ -378,7 +382,6 @@ public final class ManagedObject: CustomStringConvertible {
         rowState = .none
         row = .empty
         rowVersion = 0
-        hintEpoch = 0
     }
 
     func checkQueue() {

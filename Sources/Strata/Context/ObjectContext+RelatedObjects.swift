@@ -43,7 +43,7 @@ extension ObjectContext {
                         chunk = table.chunks[place.chunk]
                         versions = chunk.unsafelyUnwrapped.versions
                     }
-                    related.giveHint(FaultHint(row: .stored(chunk: chunk.unsafelyUnwrapped, row: place.row),
+                    related.giveHint(FaultHint(row: .row(place.row, of: chunk.unsafelyUnwrapped),
                                                rowVersion: UInt64(bitPattern: versions[place.row]), fetchedLSN: version.lsn), in: self)
                 }
                 (objects.baseAddress.unsafelyUnwrapped + count).initialize(to: related)

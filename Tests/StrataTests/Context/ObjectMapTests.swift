@@ -38,7 +38,7 @@ import StrataTestSupport
                     reference[k] = nil
                 } else {
                     let object = ManagedObject(objectID: ObjectID(storeID: store.storeID, entityName: "Item", primaryKey: k.primaryKey),
-                                               layoutIndex: 0, registryKey: k, context: context, lifecycle: .persisted)
+                                               layoutIndex: max(k.entity, 0), registryKey: k, context: context, lifecycle: .persisted)
                     map[k] = object
                     reference[k] = object
                 }

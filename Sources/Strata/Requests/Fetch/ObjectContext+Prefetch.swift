@@ -124,7 +124,7 @@ extension ObjectContext {
     private func loadPrefetched(_ row: Int, key: Int64, of chunk: TableChunk, layout: EntityLayout, lsn: UInt64) -> ManagedObject {
         let object = object(layoutIndex: layout.index, primaryKey: key)
         if object.holdsNoRow, object.lifecycle == .persisted {
-            object.giveHint(FaultHint(row: .stored(chunk: chunk, row: row),
+            object.giveHint(FaultHint(row: .row(row, of: chunk),
                                       rowVersion: chunk.version(at: row), fetchedLSN: lsn), in: self)
             try? object.fireFault()
         }
