@@ -99,6 +99,9 @@ import Testing
                 #expect(object.committed == nil)
                 #expect(object.committedVersion == 0)
                 let hinted = object.faultHint!.rowVersion
+                // The hint of the newest fetch, with nothing published since, is taken as it
+                // is: the row is not looked up again (its fetch's number is kept with it).
+                #expect(object.takeHint(in: reader), "the newest fetch's hint was not taken")
                 try object.fireFault()
                 #expect(!object.hasFaultHint)
                 #expect(object.committed != nil)
