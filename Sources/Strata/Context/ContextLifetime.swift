@@ -35,8 +35,7 @@ import Synchronization
     /// object reads its properties' columns here (plain values, no count), so its row
     /// (``ObjectRow``) holds no list of them.
     private let flatColumnAccess: [EntityLayout.ColumnAccess]
-    /// Where each entity's run starts in `flatColumnAccess`, by layout index, and, last, where
-    /// the last run ends.
+    /// Where each entity's run starts in `flatColumnAccess`, by layout index.
     private let columnStarts: [Int]
     /// Each entity's ``EntityLayout/columnAccess`` as its own list, by layout index: what a
     /// whole row read out of an object (``RowValues``) is paired with.
@@ -57,8 +56,12 @@ import Synchronization
         self.idEntities = idEntities
         columnsByLayout = columns
         flatColumnAccess = Array(columns.joined())
-        var starts = [0]
-        for entity in columns { starts.append(starts[starts.count - 1] + entity.count) }
+        var starts: [Int] = []
+        var start = 0
+        for entity in columns {
+            starts.append(start)
+            start += entity.count
+        }
         columnStarts = starts
     }
 
@@ -66,11 +69,6 @@ import Synchronization
     @inline(__always)
     func columnAccess(layout: Int, property: Int) -> EntityLayout.ColumnAccess {
         flatColumnAccess[columnStarts[layout] + property]
-    }
-
-    /// Where the columns of every property of the entity `layout` are, in layout order.
-    func columns(layout: Int) -> ArraySlice<EntityLayout.ColumnAccess> {
-        flatColumnAccess[columnStarts[layout]..<columnStarts[layout + 1]]
     }
 
     /// Records `context`, once, from its initializer.

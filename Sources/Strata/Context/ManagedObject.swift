@@ -231,7 +231,7 @@ public final class ManagedObject: CustomStringConvertible {
     /// change, or a saved change folded into the values.
     func setCommittedValue(_ property: Int, _ value: AttributeValue) {
         precondition(rowState == .committed, "the committed values of a fault")
-        row.setValue(value, at: property, columns: lifetime.columns(layout: layoutIndex))
+        row.setValue(value, at: property, columns: lifetime.columnsByLayout[layoutIndex])
     }
 
     /// Whether it holds neither committed values nor a fault hint: a fault a fetch may give

@@ -70,7 +70,7 @@ enum ObjectRow: ~Copyable {
 
     /// Sets the value of the stored property at `property`; `columns` is where each
     /// property's column is, read only when the row must first be copied out of its chunk.
-    mutating func setValue(_ value: AttributeValue, at property: Int, columns: some Collection<EntityLayout.ColumnAccess>) {
+    mutating func setValue(_ value: AttributeValue, at property: Int, columns: [EntityLayout.ColumnAccess]) {
         // Consumed, so that `values` is the array's only reference and changes in place.
         switch consume self {
         case .values(var values):
@@ -95,15 +95,6 @@ enum ObjectRow: ~Copyable {
         return false
     }
 
-    /// Every stored property value, in layout order; `columns` is where each property's
-    /// column is.
-    func values(columns: some Collection<EntityLayout.ColumnAccess>) -> [AttributeValue] {
-        switch self {
-        case .values(let values): return values
-        case .stored(let chunk, let row, _): return Self.decode(chunk: chunk, row: Int(row), columns: columns)
-        }
-    }
-
     /// The value at `row` of `chunk`'s column `access`, read without counting a reference to
     /// the chunk's decoded columns: the caller holds `chunk`, which holds them (set once,
     /// never replaced) for as long as it lives. A string is read from the column's buffers
@@ -119,7 +110,7 @@ enum ObjectRow: ~Copyable {
         }
     }
 
-    private static func decode(chunk: TableChunk, row: Int, columns: some Collection<EntityLayout.ColumnAccess>) -> [AttributeValue] {
+    private static func decode(chunk: TableChunk, row: Int, columns: [EntityLayout.ColumnAccess]) -> [AttributeValue] {
         columns.map { chunk.value(at: row, $0) }
     }
 }
