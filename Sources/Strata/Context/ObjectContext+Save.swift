@@ -176,6 +176,11 @@ extension ObjectContext {
     func buildChangeset(_ objects: [ManagedObject]) throws -> Changeset {
         // Per layout index, in an array: an object costs no hash of the changeset's dictionary.
         var entities = [Changeset.EntityChanges](repeating: .init(), count: store.layouts.count)
+        // Each entity's inserted rows are reserved at their number first: grown by doubling,
+        // a million rows' keys and values were copied about twice over, into fresh pages.
+        var inserted = [Int](repeating: 0, count: store.layouts.count)
+        for object in objects where object.lifecycle == .inserted { inserted[object.layoutIndex] += 1 }
+        for (index, count) in inserted.enumerated() where count > 0 { entities[index].inserts.reserveCapacity(count) }
         for object in objects {
             let key = object.primaryKey
             switch object.lifecycle {
@@ -187,7 +192,7 @@ extension ObjectContext {
                     let count = store.layouts[object.layoutIndex].properties.count
                     values = try (0..<count).map { try object.currentValue($0) }
                 }
-                entities[object.layoutIndex].inserts.append(.init(primaryKey: key, values: values))
+                entities[object.layoutIndex].inserts.append(primaryKey: key, values: values)
             case .persisted where !object.pending.isEmpty:
                 try object.fireFault()
                 entities[object.layoutIndex].updates.append(
