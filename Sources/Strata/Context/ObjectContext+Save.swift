@@ -244,10 +244,10 @@ extension ObjectContext {
                 break
             }
         }
-        objects = []
-        let saved = changed.keys
+        // The list lets go of its objects one by one, each dropped from the registry when
+        // only the registry then holds it: no list of their keys is made (16 bytes an object).
         changed.removeAll()
-        releaseUnused(saved)
+        releaseUnused(taking: &objects)
         let note = ContextDidSave(lsn: lsn, insertedIDs: inserted, updated: updated, deleted: deleted)
         for handler in saveObservers.values { handler(note) }
     }
