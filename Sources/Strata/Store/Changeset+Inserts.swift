@@ -35,6 +35,13 @@ extension Changeset {
         /// The rows of `inserts`, in their order.
         init(_ inserts: [Insert]) { storage = .list(inserts) }
 
+        /// The rows with the keys `keys` and the values `values` (row `i`: `keys[i]` and
+        /// `values[i]`, every stored property in layout order), kept as they are.
+        init(keys: [Int64], values: [[AttributeValue]]) {
+            precondition(keys.count == values.count, "\(keys.count) keys for \(values.count) rows")
+            storage = .rows(keys: keys, values: values)
+        }
+
         /// `count` rows with the keys `first ..< first + count`, whose values (`width` a row,
         /// in layout order) lie row after row in `values`.
         init(first: Int64, count: Int, width: Int, values: [AttributeValue]) {
