@@ -176,6 +176,19 @@ extension ObjectContext {
     func buildChangeset(_ objects: [ManagedObject]) throws -> Changeset {
         // Per layout index, in an array: an object costs no hash of the changeset's dictionary.
         var entities = [Changeset.EntityChanges](repeating: .init(), count: store.layouts.count)
+        // Each entity's inserted rows, as keys and values side by side, reserved at their
+        // number first: grown by doubling, a million rows were copied about twice over, into
+        // fresh pages. Plain arrays while they fill (an append is a store, not a switch).
+        var insertedKeys = [[Int64]](repeating: [], count: store.layouts.count)
+        var insertedValues = [[[AttributeValue]]](repeating: [], count: store.layouts.count)
+        do {
+            var counts = [Int](repeating: 0, count: store.layouts.count)
+            for object in objects where object.lifecycle == .inserted { counts[object.layoutIndex] += 1 }
+            for (index, count) in counts.enumerated() where count > 0 {
+                insertedKeys[index].reserveCapacity(count)
+                insertedValues[index].reserveCapacity(count)
+            }
+        }
         for object in objects {
             let key = object.primaryKey
             switch object.lifecycle {
@@ -187,7 +200,8 @@ extension ObjectContext {
                     let count = store.layouts[object.layoutIndex].properties.count
                     values = try (0..<count).map { try object.currentValue($0) }
                 }
-                entities[object.layoutIndex].inserts.append(.init(primaryKey: key, values: values))
+                insertedKeys[object.layoutIndex].append(key)
+                insertedValues[object.layoutIndex].append(values)
             case .persisted where !object.pending.isEmpty:
                 try object.fireFault()
                 entities[object.layoutIndex].updates.append(
@@ -204,6 +218,9 @@ extension ObjectContext {
             default:
                 continue
             }
+        }
+        for index in entities.indices where !insertedKeys[index].isEmpty {
+            entities[index].inserts = Changeset.Inserts(keys: insertedKeys[index], values: insertedValues[index])
         }
         var changes = Changeset()
         for (index, entity) in entities.enumerated() where !entity.isEmpty { changes.entities[index] = entity }
@@ -239,10 +256,10 @@ extension ObjectContext {
                 break
             }
         }
-        objects = []
-        let saved = changed.keys
+        // The list lets go of its objects one by one, each dropped from the registry when
+        // only the registry then holds it: no list of their keys is made (16 bytes an object).
         changed.removeAll()
-        releaseUnused(saved)
+        releaseUnused(taking: &objects)
         let note = ContextDidSave(lsn: lsn, insertedIDs: inserted, updated: updated, deleted: deleted)
         for handler in saveObservers.values { handler(note) }
     }

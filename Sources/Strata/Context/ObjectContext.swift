@@ -345,7 +345,7 @@ public final class ObjectContext: @unchecked Sendable {
     public var deletedObjects: [ManagedObject] { changed.values.filter { $0.unsavedChange == .deleted } }
 
     /// Whether anything is inserted, updated or deleted.
-    public var hasChanges: Bool { changed.values.contains { $0.unsavedChange != nil } }
+    public var hasChanges: Bool { changed.contains { $0.unsavedChange != nil } }
 
     // MARK: Internals
 

@@ -87,6 +87,21 @@ struct ObjectMap {
         return result
     }
 
+    /// Whether any object satisfies `predicate`, tried in no particular order until one
+    /// does. No list of the objects is made (``values`` makes one: 8 bytes and a reference
+    /// count an object, a million objects for a context's "has it changes?" before a save).
+    func contains(where predicate: (ManagedObject) throws -> Bool) rethrows -> Bool {
+        for pages in entities {
+            for page in pages.byNumber.values where page.used > 0 {
+                for offset in page.lowest...page.highest {
+                    if let object = page.slots[offset], try predicate(object) { return true }
+                }
+            }
+        }
+        for object in foreign.values where try predicate(object) { return true }
+        return false
+    }
+
     /// Every key, in key order.
     var keys: [RegistryKey] {
         var copy = self

@@ -48,6 +48,12 @@ extension Changeset {
             }
         }
 
+        /// The values as an array: the row's own array itself (no copy), or a copy of its run
+        /// of a shared array.
+        var ownArray: [AttributeValue] {
+            base == 0 && storage.count == count ? storage : Array(storage[base ..< base + count])
+        }
+
         /// Whether the rows hold equal values, as two arrays of them would.
         static func == (a: RowValues, b: RowValues) -> Bool { a.elementsEqual(b) }
     }

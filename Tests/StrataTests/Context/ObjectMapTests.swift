@@ -60,6 +60,33 @@ import StrataTestSupport
         }
     }
 
+    /// `contains(where:)` finds an object in any entity's pages, at either end of a page's
+    /// filled span, and among the foreign keys; it finds none that left the map.
+    @Test func containsFindsEveryObjectItHolds() throws {
+        try Self.withContext { store, context in
+            var map = ObjectMap()
+            let keys = [RegistryKey(entity: 0, primaryKey: 3), RegistryKey(entity: 0, primaryKey: 1_023),
+                        RegistryKey(entity: 0, primaryKey: 5_000), RegistryKey(entity: 2, primaryKey: -7),
+                        RegistryKey(entity: -1, primaryKey: 4)]
+            var objects: [ManagedObject] = []
+            for key in keys {
+                let object = ManagedObject(objectID: ObjectID(storeID: store.storeID, entityName: "Item", primaryKey: key.primaryKey),
+                                           layoutIndex: 0, registryKey: key, context: context, lifecycle: .persisted)
+                map[key] = object
+                objects.append(object)
+            }
+            for (key, object) in zip(keys, objects) {
+                #expect(map.contains { $0 === object }, "\(key)")
+            }
+            #expect(!map.contains { _ in false })
+            for (key, object) in zip(keys, objects) {
+                map[key] = nil
+                #expect(!map.contains { $0 === object }, "\(key) removed")
+            }
+            #expect(!map.contains { _ in true })
+        }
+    }
+
     @Test func aSlotIsChangedInPlace() throws {
         try Self.withContext { store, context in
             var map = ObjectMap()
