@@ -71,7 +71,7 @@ import StrataTestSupport
             var objects: [ManagedObject] = []
             for key in keys {
                 let object = ManagedObject(objectID: ObjectID(storeID: store.storeID, entityName: "Item", primaryKey: key.primaryKey),
-                                           layoutIndex: 0, registryKey: key, context: context, lifecycle: .persisted)
+                                           layoutIndex: max(key.entity, 0), registryKey: key, context: context, lifecycle: .persisted)
                 map[key] = object
                 objects.append(object)
             }
