@@ -49,15 +49,7 @@ import Testing
     /// decoding it (which appends its rows one by one) gives them back.
     @Test(arguments: [1, 1_000]) func appendedRowsAreLoggedAsTheirRowsListed(count: Int) throws {
         let (rows, list) = Self.both((0..<count).map { 7 + Int64($0) })
-        var a = Changeset(), b = Changeset()
-        a.entities[0] = Changeset.EntityChanges(inserts: rows)
-        b.entities[0] = Changeset.EntityChanges(inserts: list)
-        let payload = ChangesetCodec.encode(a)
-        #expect(payload == ChangesetCodec.encode(b))
-        let layout = EntityLayout(entity: BulkInsertTests.schema.entities[0], index: 0, schema: BulkInsertTests.schema)
-        let decoded = try #require(try ChangesetCodec.decode(payload, layouts: [layout]).entities[0]?.inserts)
-        #expect(decoded.map(\.primaryKey) == list.map(\.primaryKey))
-        #expect(decoded.map(\.values) == list.map(\.values))
+        try InsertRunTests.expectLoggedAsListed(rows, list)
     }
 
     /// Rows appended in key order or out of it, applied to a table ending in a partly filled

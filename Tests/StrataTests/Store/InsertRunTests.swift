@@ -49,15 +49,22 @@ import Testing
     /// know runs), and replaying it gives the listed rows back.
     @Test(arguments: [1, 1_000, 3_000]) func aRunIsLoggedAsItsRowsListed(count: Int) throws {
         let (run, list) = Self.both(first: 5, count: count)
+        try Self.expectLoggedAsListed(run, list)
+    }
+
+    /// Expects the log record of `inserts` to be byte for byte that of `list` (the same rows
+    /// listed one by one), and decoding it to give `list`'s rows back.
+    static func expectLoggedAsListed(_ inserts: Changeset.Inserts, _ list: Changeset.Inserts,
+                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
         var a = Changeset(), b = Changeset()
-        a.entities[0] = Changeset.EntityChanges(inserts: run)
+        a.entities[0] = Changeset.EntityChanges(inserts: inserts)
         b.entities[0] = Changeset.EntityChanges(inserts: list)
         let payload = ChangesetCodec.encode(a)
-        #expect(payload == ChangesetCodec.encode(b))
+        #expect(payload == ChangesetCodec.encode(b), sourceLocation: sourceLocation)
         let layout = EntityLayout(entity: BulkInsertTests.schema.entities[0], index: 0, schema: BulkInsertTests.schema)
-        let decoded = try ChangesetCodec.decode(payload, layouts: [layout])
-        #expect(decoded.entities[0]?.inserts.map(\.primaryKey) == list.map(\.primaryKey))
-        #expect(decoded.entities[0]?.inserts.map(\.values) == list.map(\.values))
+        let decoded = try #require(try ChangesetCodec.decode(payload, layouts: [layout]).entities[0]?.inserts, sourceLocation: sourceLocation)
+        #expect(decoded.map(\.primaryKey) == list.map(\.primaryKey), sourceLocation: sourceLocation)
+        #expect(decoded.map(\.values) == list.map(\.values), sourceLocation: sourceLocation)
     }
 
     /// A run applied to a table (empty, or ending in partly filled chunks) leaves the chunks,
