@@ -212,7 +212,12 @@ extension ObjectContext {
                     if let ids = result.objectIDs { box.resume(.success(ids)) }
                     else { box.resume(.failure(result.operationError ?? box.cancellation)) }
                 }
-                asynchronous.progressHandler = progress
+                if let progress {
+                    // The task can be cancelled before `box.set` passes the cancellation on
+                    // (the scan's first update can come before `execute` returns): no update
+                    // goes out once it is.
+                    asynchronous.progressHandler = { update in if !box.isCancelled { progress(update) } }
+                }
                 do {
                     box.set(try execute(asynchronous))
                 } catch {
@@ -250,6 +255,9 @@ private final class ResultBox: Sendable {
     var cancellation: StrataError {
         StrataError(.cancelled, "The asynchronous fetch of \(entityName) was cancelled; there is no partial result.", entity: entityName)
     }
+
+    /// Whether the awaiting task was cancelled.
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     /// Keeps `continuation` for ``resume(_:)``; `false` when the task is already cancelled.
     func wait(_ continuation: CheckedContinuation<[ObjectID], any Error>) -> Bool {
