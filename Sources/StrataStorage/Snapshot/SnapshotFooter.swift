@@ -35,13 +35,23 @@ enum SnapshotFooter {
         var metadata: [UInt8]
         var tables: [TableDescriptor]
         var chunks: [SnapshotChunkInfo]
+        /// The memory that decoding every chunk would take, at most (the sum of
+        /// `SnapshotDecodeBudget.Shape.decodedSize`), counted up to the first chunk that takes
+        /// it past `decodeLimit`.
+        var decodedSize: Int64 = 0
+        /// The first chunk whose decoded size takes the total past `decodeLimit`, if any.
+        var firstChunkOverLimit: Int?
     }
 
     /// Decodes the index; every count is bounded by the bytes left before anything is
     /// allocated, every chunk must lie inside `[dataStart, dataEnd)` without overlap, and
     /// each chunk's raw length must be within LZ4's reach of its stored length and large
     /// enough for its row count.
-    static func decode(_ bytes: [UInt8], dataStart: Int64, dataEnd: Int64) throws -> Decoded {
+    ///
+    /// The decoded sizes are summed on the way (``Decoded/decodedSize``), and the first chunk
+    /// that takes the sum past `decodeLimit` is noted rather than thrown here, so that the
+    /// reader can name it in its error.
+    static func decode(_ bytes: [UInt8], dataStart: Int64, dataEnd: Int64, decodeLimit: Int64 = .max) throws -> Decoded {
         var r = ByteReader(bytes)
         let metadata = Array(try r.readBytes(Int(try r.readUInt32())))
         let tableCount = Int(try r.readUInt32())
@@ -62,6 +72,7 @@ enum SnapshotFooter {
         let chunkCount = Int(try r.readUInt32())
         guard chunkCount <= r.remaining / 24 else { throw ColumnCodec.DecodeError("chunk count \(chunkCount) is impossible") }
         let shapes = tables.map { SnapshotDecodeBudget.Shape($0.columns) }
+        let columnCounts = tables.map(\.columns.count)
         var chunks: [SnapshotChunkInfo] = []
         chunks.reserveCapacity(chunkCount)
         // Every chunk's statistics in one array, in chunk order; each chunk's list views its
@@ -71,6 +82,8 @@ enum SnapshotFooter {
         let widest = tables.map(\.columns.count).max() ?? 0
         allStatistics.reserveCapacity(widest == 0 ? 0 : min(chunkCount, r.remaining / 5 / widest) * widest)
         var expectedOffset = dataStart
+        var decodedSize: Int64 = 0
+        var firstChunkOverLimit: Int?
         for _ in 0..<chunkCount {
             let table = Int(try r.readUInt32())
             guard tables.indices.contains(table) else { throw ColumnCodec.DecodeError("chunk refers to table #\(table)") }
@@ -87,11 +100,15 @@ enum SnapshotFooter {
             guard rawLength <= FormatLimits.maximumCompressionRatio * (length - SnapshotLayout.chunkHeaderSize) else {
                 throw ColumnCodec.DecodeError("chunk at \(offset) declares \(rawLength) raw bytes, more than its \(length - SnapshotLayout.chunkHeaderSize) stored bytes can hold")
             }
-            guard shapes[table].decodedSize(rows: rows, rawLength: rawLength) != nil else {
+            guard let size = shapes[table].decodedSize(rows: rows, rawLength: rawLength) else {
                 throw ColumnCodec.DecodeError("chunk at \(offset) declares \(rows) rows, more than its \(rawLength) raw bytes can hold")
             }
+            if firstChunkOverLimit == nil {
+                decodedSize += Int64(size)
+                if decodedSize > decodeLimit { firstChunkOverLimit = chunks.count }
+            }
             expectedOffset = offset + Int64(length)
-            for _ in 0..<tables[table].columns.count {
+            for _ in 0..<columnCounts[table] {
                 let nulls = Int(try r.readUInt32())
                 switch try r.readUInt8() {
                 case 0: allStatistics.append(ColumnStatistics(nullCount: nulls, range: nil))
@@ -108,10 +125,11 @@ enum SnapshotFooter {
         // The runs follow each other: a chunk's starts where the one before it ended.
         var start = 0
         for i in chunks.indices {
-            let count = tables[chunks[i].table].columns.count
+            let count = columnCounts[chunks[i].table]
             chunks[i].statistics = ColumnStatisticsList(storage: allStatistics, start: start, count: count)
             start += count
         }
-        return Decoded(metadata: metadata, tables: tables, chunks: chunks)
+        return Decoded(metadata: metadata, tables: tables, chunks: chunks, decodedSize: decodedSize,
+                       firstChunkOverLimit: firstChunkOverLimit)
     }
 }

@@ -113,20 +113,16 @@ public final class SnapshotReader: Sendable {
             index = opened
         }
         let decoded: SnapshotFooter.Decoded
+        let limit = budget.limit(fileSize: size)
         do {
-            decoded = try SnapshotFooter.decode(index, dataStart: dataStart, dataEnd: indexOffset)
+            decoded = try SnapshotFooter.decode(index, dataStart: dataStart, dataEnd: indexOffset, decodeLimit: limit)
         } catch {
             throw corrupt(indexOffset, "footer: \(error)")
         }
-        let limit = budget.limit(fileSize: size)
-        var decodedSize: Int64 = 0
-        let shapes = decoded.tables.map { SnapshotDecodeBudget.Shape($0.columns) }
-        for chunk in decoded.chunks {
-            // Never nil: the footer has checked every chunk's rows against its raw length.
-            decodedSize += Int64(shapes[chunk.table].decodedSize(rows: chunk.rowCount, rawLength: chunk.rawLength) ?? 0)
-            guard decodedSize <= limit else {
-                throw corrupt(chunk.offset, "its chunks declare more rows than a file of \(size) bytes can hold: decoding them would take over \(decodedSize) bytes of memory, above the limit of \(limit)")
-            }
+        // The footer summed what decoding each chunk would take (in the loop that checks its
+        // rows against its raw length) and noted the first chunk past the limit.
+        if let over = decoded.firstChunkOverLimit {
+            throw corrupt(decoded.chunks[over].offset, "its chunks declare more rows than a file of \(size) bytes can hold: decoding them would take over \(decoded.decodedSize) bytes of memory, above the limit of \(limit)")
         }
         self.name = name
         self.path = path
