@@ -71,10 +71,10 @@ public final class ManagedObject: CustomStringConvertible {
     @exclusivity(unchecked) @usableFromInline var sharesContextRegistrar = false
     /// What `row` holds.
     @exclusivity(unchecked) private var rowState = RowState.none
+    // Declared after the four one-byte fields, which it fills a word with.
     /// The entity number of its key in the context's registry and changed objects (the
     /// primary key is the ID's): the layout index, or a negative number for an ID this store
     /// cannot resolve (whose layout index is then in `extras`).
-    // Declared after the four one-byte fields, which it fills a word with.
     private let registryEntity: Int32
 
     /// What an object's `row` holds.
