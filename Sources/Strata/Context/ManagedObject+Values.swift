@@ -35,9 +35,24 @@ extension ManagedObject {
     /// - Throws: `.unknownKey`, `.typeMismatch` (wrong type, or nil for a required
     ///   attribute is allowed until save, where validation reports it), `.misuse`.
     public func setValue(_ value: AttributeValue, forKey key: String) throws(StrataError) {
-        let context = try requireContext()
+        let context = try requireUnmanagedContext()
+        // Lent without a count, as for a read (see ``requireUnmanagedContext()``): a set
+        // calls no code outside the context (no observer runs before the save), so nothing
+        // lets go of the context while it runs.
+        do {
+            try context._withUnsafeGuaranteedRef { context in try setValue(value, forKey: key, in: context) }
+        } catch {
+            throw error as! StrataError
+        }
+    }
+
+    /// ``setValue(_:forKey:)`` once the object's context is known to be usable.
+    @inline(__always)
+    private func setValue(_ value: AttributeValue, forKey key: String, in context: ObjectContext) throws(StrataError) {
         let property = try context.propertyIndex(key, in: self)
-        let type = context.store.layouts[layoutIndex].properties[property].type
+        // The type from the context's flat column table: no count taken on the store, its
+        // layouts or the layout's properties.
+        let type = lifetime.columnAccess(layout: layoutIndex, property: property).type
         if let type, !value.conforms(to: type) {
             throw StrataError(.typeMismatch, "\(entityName).\(key) is \(type.rawValue); a \(value.kindName) value cannot be stored in it.", entity: entityName, key: key)
         }

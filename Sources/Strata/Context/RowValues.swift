@@ -69,15 +69,16 @@ enum ObjectRow: ~Copyable {
     }
 
     /// Sets the value of the stored property at `property`; `columns` is where each
-    /// property's column is, read only when the row must first be copied out of its chunk.
-    mutating func setValue(_ value: AttributeValue, at property: Int, columns: [EntityLayout.ColumnAccess]) {
+    /// property's column is, evaluated only when the row must first be copied out of its
+    /// chunk (setting a value of an inserted object's row takes no count on the list).
+    mutating func setValue(_ value: AttributeValue, at property: Int, columns: @autoclosure () -> [EntityLayout.ColumnAccess]) {
         // Consumed, so that `values` is the array's only reference and changes in place.
         switch consume self {
         case .values(var values):
             values[property] = value
             self = .values(values)
         case .stored(let chunk, let row, _):
-            var values = Self.decode(chunk: chunk, row: Int(row), columns: columns)
+            var values = Self.decode(chunk: chunk, row: Int(row), columns: columns())
             values[property] = value
             self = .values(values)
         }
