@@ -59,13 +59,26 @@ extension ColumnChunk {
         var data: [UInt8] = []
         data.reserveCapacity(old.data.count + old.data.count / 8)
         old.data.withUnsafeBufferPointer { bytes in
-            for row in 0..<rows {
-                if source[row] >= 0 {
-                    data.append(contentsOf: writes[source[row]].value.storedBytes)
-                } else {
-                    data.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(old.offsets[row])..<Int(old.offsets[row + 1])]))
+            old.offsets.withUnsafeBufferPointer { oldOffsets in
+                var row = 0
+                while row < rows {
+                    if source[row] >= 0 {
+                        data.append(contentsOf: writes[source[row]].value.storedBytes)
+                        offsets.append(UInt32(data.count))
+                        row += 1
+                        continue
+                    }
+                    // A run of rows kept as they were: their bytes in one copy, their
+                    // offsets shifted by where the run now starts (an upsert's scattered
+                    // updates leave runs of about twenty rows in a chunk of 1,024).
+                    var end = row + 1
+                    while end < rows && source[end] < 0 { end += 1 }
+                    let from = Int(oldOffsets[row]), to = Int(oldOffsets[end])
+                    let shift = data.count - from
+                    data.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[from..<to]))
+                    for kept in row + 1 ... end { offsets.append(UInt32(Int(oldOffsets[kept]) + shift)) }
+                    row = end
                 }
-                offsets.append(UInt32(data.count))
             }
         }
         values = .bytes(ByteColumn(offsets: offsets, data: data))
