@@ -79,7 +79,7 @@ enum SnapshotFooter {
         // run of it, set once the array is complete.
         var allStatistics: [ColumnStatistics] = []
         // Each statistic takes at least 5 bytes of what is left, which bounds the reservation.
-        let widest = tables.map(\.columns.count).max() ?? 0
+        let widest = columnCounts.max() ?? 0
         allStatistics.reserveCapacity(widest == 0 ? 0 : min(chunkCount, r.remaining / 5 / widest) * widest)
         var expectedOffset = dataStart
         var decodedSize: Int64 = 0
