@@ -45,11 +45,12 @@ func reopenedUniqueStore(_ directory: String, count: Int) throws -> PersistentSt
 
 /// strata-bench's upsert: `rows` (person number, first name, age) by email, one request.
 @inline(never) func profiledUpsert(_ store: PersistentStore, _ rows: [(Int, String, Int64)]) throws {
-    var request = BatchInsertRequest(entityName: "Person", count: rows.count) { position, row in
+    var request = BatchInsertRequest(entityName: "Person", properties: ["email", "firstName", "age"],
+                                     count: rows.count) { position, values in
         let (person, name, age) = rows[position]
-        row["email"] = .string(uniqueEmail(person))
-        row["firstName"] = .string(name)
-        row["age"] = .int(age)
+        values[0] = .string(uniqueEmail(person))
+        values[1] = .string(name)
+        values[2] = .int(age)
     }
     request.mode = .upsert
     _ = try store.execute(request)
