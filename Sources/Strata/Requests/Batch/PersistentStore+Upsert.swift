@@ -30,15 +30,19 @@ extension PersistentStore {
             let type = layout.properties[$0].type
             return type != .double && type != .date
         }
+        // The pass below reads every chunk: the ones not decoded yet are decoded on the
+        // cores first, rather than one by one on the writer's thread as the pass meets them.
+        if byEquality && !head.tables[layout.index].indexes[constraint.index].isBuilt {
+            decodeInParallel(head.tables[layout.index], touching: nil)
+        }
         let stored = head.withTable(layout.index) {
-            Self.storedKeys(holding: Set(wanted.compactMap { $0 }), of: constraint, in: $0, scanning: byEquality)
+            Self.storedKeys(holding: wanted.compactMap { $0 }, of: constraint, in: $0, scanning: byEquality,
+                            capacity: rows.count)
         }
         // Constrained values met so far: the stored rows holding wanted ones (`mapValues`
-        // keeps the hash table, no rehash) and the rows this request inserts, by position.
-        // One lookup per row finds either.
+        // keeps the hash table, made with room for every row of the request: no rehash) and
+        // the rows this request inserts, by position. One lookup per row finds either.
         var seen: [ConstraintKey: Target] = stored.mapValues { .stored($0) }
-        // Room for every row this request inserts too, made once rather than by rehashing as it grows.
-        seen.reserveCapacity(stored.count + rows.count)
         for (position, row) in rows.enumerated() {
             guard let values = wanted[position] else {
                 inserts.append(Changeset.Insert(primaryKey: nextKey, values: row))
@@ -71,11 +75,18 @@ extension PersistentStore {
         changes.entities[layout.index] = Changeset.EntityChanges(
             inserts: inserts,
             updates: updateOrder.indices.map { at in
-                Changeset.Update(primaryKey: updateOrder[at], expectedVersion: 0,
-                                 values: (0..<width).compactMap { p in updateValues[at * width + p].map { (p, $0) } })
+                // Sized once: `compactMap` would grow each update's array as it appends.
+                var values: [(property: Int, value: AttributeValue)] = []
+                values.reserveCapacity(width)
+                for p in 0..<width { if let value = updateValues[at * width + p] { values.append((p, value)) } }
+                return Changeset.Update(primaryKey: updateOrder[at], expectedVersion: 0, values: values)
             })
         let frame = FramePreparation.ifWorthIt(changes, rows: rows.count, kind: .batchInsert, author: author,
                                                authored: historyLog != nil)
+        // The rows updated, in key order; their chunks are decoded on the cores before the
+        // edit rewrites them (after the pass above, there is nothing left to decode).
+        let updatedKeys = updateOrder.sorted()
+        decodeInParallel(head.tables[layout.index], touching: updatedKeys)
         var next = head
         try Self.apply(changes, to: &next, lsn: lsn, nextKeys: &nextKeys)
         let version = StoreVersion(lsn: lsn, tables: next.tables)
@@ -86,12 +97,14 @@ extension PersistentStore {
         result = (inserts.map(\.primaryKey), updateOrder)
         return BuiltTransaction(next: version, payload: frame == nil ? ChangesetCodec.encode(changes) : [], frame: frame,
                                 inserted: objectIDSet([(layout.index, KeyRanges(sortedKeys: inserts.map(\.primaryKey)))]),
-                                updated: objectIDSet([(layout.index, KeyRanges(sortedKeys: updateOrder.sorted()))]),
+                                updated: objectIDSet([(layout.index, KeyRanges(sortedKeys: updatedKeys))]),
                                 history: HistoryEntry.groups(changes, layouts: layouts))
     }
 
     /// The keys of the stored rows of `table` holding each of `wanted`'s values of
-    /// `constraint` (the lowest key where several do), by values.
+    /// `constraint` (the lowest key where several do), by values. `wanted` may repeat values;
+    /// the dictionary returned has room for `capacity` entries (at least), so that a caller
+    /// can add that many without a rehash.
     ///
     /// From the constraint's index when a reader has built it (or `scanning` is false): a
     /// probe per value. Otherwise from one pass over the rows, and the index stays unbuilt:
@@ -101,15 +114,15 @@ extension PersistentStore {
     /// wanted ones, which for strings, integers, booleans, UUIDs and data is the index's
     /// equality; not for doubles and dates (NaN), whose callers pass `scanning: false`.
     /// - Complexity: O(wanted × log n) with a built index, O(n) without.
-    static func storedKeys(holding wanted: Set<ConstraintKey>, of constraint: (properties: [Int], index: Int),
-                           in table: borrowing EntityTable, scanning: Bool) -> [ConstraintKey: Int64] {
-        guard !wanted.isEmpty else { return [:] }
+    static func storedKeys(holding wanted: [ConstraintKey], of constraint: (properties: [Int], index: Int),
+                           in table: borrowing EntityTable, scanning: Bool, capacity: Int = 0) -> [ConstraintKey: Int64] {
         // Sized once (at most one stored row per wanted key) rather than grown by rehashing.
-        var found: [ConstraintKey: Int64] = Dictionary(minimumCapacity: wanted.count)
+        var found: [ConstraintKey: Int64] = Dictionary(minimumCapacity: max(wanted.count, capacity))
+        guard !wanted.isEmpty else { return found }
         let lazy = table.indexes[constraint.index]
         if lazy.isBuilt || !scanning {
             let index = lazy.index(for: table)
-            for values in wanted {
+            for values in Set(wanted) {
                 if let key = index.primaryKeys(equalTo: values.values).first { found[values] = key }
             }
             return found
@@ -119,12 +132,27 @@ extension PersistentStore {
         // without making an array for them (for one property, `wanted` is that set).
         let single = access.count == 1
         let firsts: Set<AttributeValue> = single ? [] : Set(wanted.map(\.first))
-        let hashes = ASCIIKeyFilter(wanted.map(\.first), type: access[0].type)
+        // With one property, a row the matcher pairs with a value is that value's row (the
+        // matcher pairs it with the value's first position in `wanted`): its key goes to
+        // `matched` by that position, with no `String` made and no hash of it taken; only the
+        // rows it leaves undecided are compared as values, with a set of them made for that.
+        let matcher = ASCIIKeyMatcher(wanted.map(\.first), type: access[0].type)
+        var matched = [Int64?](repeating: nil, count: single && matcher != nil ? wanted.count : 0)
+        var wantedSet: Set<ConstraintKey>?
+        // Found in undecided rows (rare: every value ASCII, a row that is not), by values.
+        var foundUndecided: [ConstraintKey: Int64] = [:]
         for chunk in table.chunks {
             let keys = chunk.primaryKeys
-            let ruledOut = hashes?.ruledOut(chunk.columns[access[0].column])
+            let matches = matcher?.match(chunk.columns[access[0].column])
             for row in keys.indices {
-                if let ruledOut, ruledOut[row] { continue }
+                if let matches {
+                    let match = matches[row]
+                    if match == ASCIIKeyMatcher.ruledOut { continue }
+                    if single, match >= 0 {
+                        if matched[Int(match)] == nil { matched[Int(match)] = keys[row] }
+                        continue
+                    }
+                }
                 let first = chunk.value(at: row, access[0])
                 let values: ConstraintKey
                 if single {
@@ -133,8 +161,19 @@ extension PersistentStore {
                     guard firsts.contains(first) else { continue }
                     values = .many([first] + access.dropFirst().map { chunk.value(at: row, $0) })
                 }
-                if found[values] == nil, wanted.contains(values) { found[values] = keys[row] }
+                if wantedSet == nil { wantedSet = Set(wanted) }
+                if foundUndecided[values] == nil, wantedSet.unsafelyUnwrapped.contains(values) { foundUndecided[values] = keys[row] }
             }
+        }
+        // Each matched value once (a position holds a key only for a value's first
+        // position), then the ones found in undecided rows: a value may be in both (a
+        // canonically equivalent row that is not ASCII), where the lowest key stands.
+        for (position, key) in matched.enumerated() {
+            if let key { found[wanted[position]] = key }
+        }
+        for (values, key) in foundUndecided {
+            if let other = found[values], other < key { continue }
+            found[values] = key
         }
         return found
     }
@@ -225,84 +264,4 @@ enum ConstraintKey: Hashable {
 private enum Target {
     case stored(Int64)
     case inserted(Int)
-}
-
-/// Rules out rows of a string column from their bytes, without making a `String` of them,
-/// when every wanted value is ASCII: an ASCII row equals an ASCII value exactly when their
-/// bytes are equal, so one whose bytes hash to none of the values' hashes matches none of
-/// them. A row with a non-ASCII byte is never ruled out (it may still equal an ASCII value
-/// under canonical equivalence: the Kelvin sign is "K"), nor is a null one.
-///
-/// The hashes are kept in an open-addressing table of twice their number or more (a power
-/// of two, probed linearly from the hash's low bits): a lookup is a few loads, where a
-/// `Set<UInt64>` hashes the hash again.
-private struct ASCIIKeyFilter {
-    /// The values' hashes; `0` marks an empty slot (a hash of 0 is stored as 1, which at
-    /// worst keeps a row that could have been ruled out).
-    private var table: [UInt64]
-    private let mask: Int
-
-    /// The filter for `values` of a column of `type`, or `nil` when it would not hold (not
-    /// strings, or a value that is not ASCII).
-    init?(_ values: [AttributeValue], type: AttributeType?) {
-        guard type == .string else { return nil }
-        var size = 16
-        while size < 2 * values.count { size *= 2 }
-        table = [UInt64](repeating: 0, count: size)
-        mask = size - 1
-        for value in values {
-            guard case .string(var string) = value else { return nil }
-            let hash = string.withUTF8 { Self.hash($0) }
-            guard let hash else { return nil }
-            var slot = Int(truncatingIfNeeded: hash) & mask
-            while table[slot] != 0 && table[slot] != hash { slot = (slot + 1) & mask }
-            table[slot] = hash
-        }
-    }
-
-    /// FNV-1a over `bytes` (never 0), or `nil` when a byte is not ASCII.
-    @inline(__always)
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        var any: UInt8 = 0
-        for byte in bytes {
-            any |= byte
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
-        return any < 0x80 ? max(hash, 1) : nil
-    }
-
-    /// Whether `hash` is one of the values' hashes.
-    @inline(__always)
-    private func contains(_ hash: UInt64, in table: UnsafeBufferPointer<UInt64>) -> Bool {
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let stored = table[slot]
-            if stored == hash { return true }
-            if stored == 0 { return false }
-            slot = (slot + 1) & mask
-        }
-    }
-
-    /// For each row of `column`, whether it certainly equals none of the values.
-    func ruledOut(_ column: ColumnChunk) -> [Bool] {
-        guard case .bytes(let b) = column.values else { return [Bool](repeating: false, count: column.count) }
-        var out = [Bool](repeating: false, count: b.count)
-        table.withUnsafeBufferPointer { table in
-            b.data.withUnsafeBufferPointer { data in
-                b.offsets.withUnsafeBufferPointer { offsets in
-                    for row in 0..<out.count {
-                        let start = Int(offsets[row]), end = Int(offsets[row + 1])
-                        guard let hash = Self.hash(UnsafeBufferPointer(rebasing: data[start..<end])) else { continue }
-                        out[row] = !contains(hash, in: table)
-                    }
-                }
-            }
-        }
-        // A null row holds no bytes; it is left to the values' own comparison.
-        if let validity = column.validity {
-            for row in out.indices where !validity[row] { out[row] = false }
-        }
-        return out
-    }
 }
