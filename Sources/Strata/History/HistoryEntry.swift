@@ -97,9 +97,21 @@ extension HistoryEntry {
             }
             if !entity.updates.isEmpty {
                 var byProperties: [[Int]: [Int64]] = [:]
+                // Updates come in runs that set the same properties (an upsert's rows, a
+                // save's objects): a run's keys are gathered first and filed under its sorted
+                // properties once, rather than an array made, sorted and hashed per update. An
+                // update whose properties are not in ascending order just ends the run.
+                var run: (properties: [Int], keys: [Int64])?
                 for update in entity.updates {
-                    byProperties[update.values.map(\.property).sorted(), default: []].append(update.primaryKey)
+                    if let current = run?.properties, update.values.count == current.count,
+                       update.values.indices.allSatisfy({ update.values[$0].property == current[$0] }) {
+                        run!.keys.append(update.primaryKey)
+                        continue
+                    }
+                    if let run { byProperties[run.properties, default: []].append(contentsOf: run.keys) }
+                    run = (update.values.map(\.property).sorted(), [update.primaryKey])
                 }
+                if let run { byProperties[run.properties, default: []].append(contentsOf: run.keys) }
                 for (properties, keys) in byProperties.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
                     groups.append(Group(type: .update, entity: name,
                                         properties: properties.map { layout.properties[$0].name }.sorted(),

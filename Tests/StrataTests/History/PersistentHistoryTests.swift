@@ -66,6 +66,38 @@ import StrataTestSupport
         try store.close()
     }
 
+    /// A save whose updates set different properties, in runs and interleaved (in whatever
+    /// order the save lists them): each object is filed under exactly the properties it
+    /// changed, and each set of properties makes one group.
+    @Test func interleavedUpdatesAreGroupedByTheirProperties() throws {
+        let fs = SimulatedFileSystem()
+        let store = try PersistentStore.open(at: "/s", schema: GraphSchemas.library, options: Self.options(fs))
+        let context = ObjectContext(store: store)
+        let kinds = [0, 0, 0, 1, 1, 1, 2, 2, 2, 0, 1, 0]
+        let authors = try Self.addAuthors(context, kinds.indices.map { "A\($0)" })
+        try context.performAndWait { () throws in
+            for (i, author) in authors.enumerated() {
+                switch kinds[i] {
+                case 0: try author.setValue(.int(Int64(i)), forKey: "age")
+                case 1: try author.setValue(.string("B\(i)"), forKey: "name")
+                default:
+                    try author.setValue(.string("C\(i)"), forKey: "name")
+                    try author.setValue(.int(Int64(i)), forKey: "age")
+                }
+            }
+            try context.save()
+        }
+        let last = try #require(try store.history().last)
+        for (i, author) in authors.enumerated() {
+            let expected: Set<String> = [["age"], ["name"], ["age", "name"]][kinds[i]]
+            #expect(last.updatedProperties(of: author.objectID) == expected, "author \(i)")
+        }
+        #expect(last.changeGroups.map { $0.updatedProperties.sorted() }.sorted { $0.lexicographicallyPrecedes($1) }
+                == [["age"], ["age", "name"], ["name"]])
+        #expect(last.updatedObjectIDs.count == kinds.count)
+        try store.close()
+    }
+
     @Test func historySurvivesCheckpointsAndReopens() throws {
         let fs = SimulatedFileSystem()
         var store = try PersistentStore.open(at: "/s", schema: GraphSchemas.library, options: Self.options(fs))
