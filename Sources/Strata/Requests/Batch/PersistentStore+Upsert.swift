@@ -129,7 +129,7 @@ extension PersistentStore {
         }
         let access = constraint.properties.map { table.layout.columnAccess[$0] }
         // For a constraint of several properties, the first values alone rule out most rows
-        // without making an array for them (for one property, `wanted` is that set).
+        // without making an array for them (for one property, they are the wanted values).
         let single = access.count == 1
         let firsts: Set<AttributeValue> = single ? [] : Set(wanted.map(\.first))
         // With one property, a row the matcher pairs with a value is that value's row (the
