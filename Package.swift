@@ -92,7 +92,11 @@ let package = Package(
             // A release `strata` links the Swift runtime and Foundation statically: a one-shot
             // command then maps only the code it uses, not every shared library's pages
             // (issue 21: peak memory of `strata count`, 27.5 MB with the shared libraries).
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials",
+            // It links with the toolchain's lld and packs its relative relocations (DT_RELR,
+            // glibc 2.36): the binary stays position-independent, and the loader no longer
+            // reads a 2.8 MB table of them at start-up (`strata count`'s peak 24.4 → 21.8 MB).
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                                             "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials",
                                              "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU",
                                              "-l_FoundationCShims", "-l_FoundationCollections", "-Xlinker", "--end-group"],
                                             .when(platforms: [.linux], configuration: .release))]
