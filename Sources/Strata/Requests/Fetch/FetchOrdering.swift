@@ -64,10 +64,10 @@ extension FetchPlan {
                 // Equal values stay in key order: a radix sort of the keys' bits orders the
                 // matches as the comparison below. Positions of 4 bytes when they fit.
                 if items.count <= Int(UInt32.max) {
-                    guard let sorted = IndexRadixSort.sorted(keys: fast, as: UInt32.self, step: step) else { return nil }
+                    guard let sorted = IndexRadixSort.sorted(keys: consume fast, as: UInt32.self, step: step) else { return nil }
                     positions = .narrow(sorted)
                 } else {
-                    guard let sorted = IndexRadixSort.sorted(keys: fast, as: Int.self, step: step) else { return nil }
+                    guard let sorted = IndexRadixSort.sorted(keys: consume fast, as: Int.self, step: step) else { return nil }
                     positions = .wide(sorted)
                 }
             } else {
