@@ -49,6 +49,40 @@ import StrataTestSupport
         }
     }
 
+    /// Keys of every span: within one digit, with the lowest digit the same in every key (a
+    /// pass skipped), up to the largest span carried in 4 bytes, and beyond it. Both sorts
+    /// give the stable order and report the same work.
+    @Test(arguments: [2, 513, 20_000]) func ordersKeysOfEverySpanStably(count: Int) {
+        var random = SplitMix64(seed: UInt64(count) + 17)
+        let base: UInt64 = 0x1234_5678_9ABC
+        let draws: [(String, () -> UInt64)] = [
+            ("one digit", { base + random.next() % 2_000 }),
+            ("low digit skipped", { base + (random.next() % 1_000) << 11 }),
+            ("largest narrow span", { base + [0, UInt64(UInt32.max), random.next() % (1 << 32)][Int(random.next() % 3)] }),
+            ("narrowest wide span", { base + [0, UInt64(UInt32.max) + 1, random.next() % (1 << 33)][Int(random.next() % 3)] }),
+            ("whole range", { [UInt64.min, .max, random.next()][Int(random.next() % 3)] }),
+        ]
+        for (name, draw) in draws {
+            let keys = (0..<count).map { _ in draw() }
+            let expected = (0..<count).sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
+            var carriedSteps: [Int] = [], lookedUpSteps: [Int] = []
+            let carried = IndexRadixSort.sorted(keys: keys, as: UInt32.self, step: { carriedSteps.append($0); return true })
+            var order = [UInt32](repeating: 0, count: count), scratch = order
+            let lookedUp = keys.withUnsafeBufferPointer { keys in
+                order.withUnsafeMutableBufferPointer { order in
+                    scratch.withUnsafeMutableBufferPointer { scratch in
+                        IndexRadixSort.sort(keys: keys, into: order, scratch: scratch, step: { lookedUpSteps.append($0); return true })
+                            .map { Array($0) }
+                    }
+                }
+            }
+            #expect(carried?.map(Int.init) == expected, "\(name)")
+            #expect(lookedUp?.map(Int.init) == expected, "\(name)")
+            #expect(carriedSteps.reduce(0, +) == IndexMergeSort.work(count: count), "\(name)")
+            #expect(lookedUpSteps.reduce(0, +) == IndexMergeSort.work(count: count), "\(name)")
+        }
+    }
+
     @Test func aStepThatSaysStopStopsTheSort() {
         var random = SplitMix64(seed: 11)
         let keys = (0..<50_000).map { _ in random.next() }
