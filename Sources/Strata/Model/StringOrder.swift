@@ -65,8 +65,8 @@ enum StringOrder {
     /// The byte order of `x` and `y` (well-formed UTF-8), or `nil` when it may differ from
     /// the NFC order and `normalized` is `false`.
     @inline(__always)
-    private static func compareBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>,
-                                     normalized: Bool) -> ComparisonResult? {
+    static func compareBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>,
+                             normalized: Bool) -> ComparisonResult? {
         let i = commonPrefix(x, y), common = min(x.count, y.count)
         if i == common && x.count == y.count { return .orderedSame }
         guard normalized || (isSettled(x, at: i) && isSettled(y, at: i)) else { return nil }

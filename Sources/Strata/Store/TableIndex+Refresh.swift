@@ -42,7 +42,7 @@ extension TableIndex {
             after.advance()
         }
         removals.sort(by: IndexEntry.precedes)
-        if properties.count == 1, let sorted = Self.sortedByNumber(additions) {
+        if properties.count == 1, let sorted = Self.sortedByNumber(additions) ?? Self.sortedByString(additions) {
             additions = sorted
         } else {
             additions.sort(by: IndexEntry.precedes)

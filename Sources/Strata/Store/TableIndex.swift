@@ -56,7 +56,7 @@ struct TableIndex: Sendable {
             let keys = chunk.primaryKeys
             for row in keys.indices { entries.append(Self.entry(chunk, row, keys[row], access)) }
         }
-        if properties.count == 1, let sorted = Self.sortedByNumber(entries) {
+        if properties.count == 1, let sorted = Self.sortedByNumber(entries) ?? Self.sortedByString(entries) {
             entries = sorted
         } else {
             entries.sort(by: IndexEntry.precedes)
