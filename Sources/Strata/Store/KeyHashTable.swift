@@ -132,20 +132,26 @@ struct KeyHashTable<Key: KeyHashTableKey>: Sendable {
 
     /// Counts one more entry with `key` and primary key `primaryKey`.
     mutating func add(_ key: Key, primaryKey: Int64) {
+        add(key, count: 1, primaryKey: primaryKey)
+    }
+
+    /// Counts `count` (at least 1) more entries with `key`; `primaryKey` is the entry's when
+    /// `count` is 1.
+    mutating func add(_ key: Key, count added: UInt32, primaryKey: Int64) {
         let hash = Self.hash(key), tag = UInt32(truncatingIfNeeded: hash), s = segment(of: hash)
         if (occupied[s] + 1) * 5 > segments[s].count * 4 { grow(s) }
         let inserted = segments[s].withUnsafeMutableBufferPointer { slots -> Bool in
             var i = Self.home(of: tag, capacity: slots.count)
             while slots[i].count != 0 {
                 if slots[i].tag == tag, slots[i].key == key {
-                    slots[i].count += 1
+                    slots[i].count += added
                     slots[i].primaryKey = Self.unknown
                     return false
                 }
                 i += 1
                 if i == slots.count { i = 0 }
             }
-            slots[i] = Slot(tag: tag, count: 1, primaryKey: primaryKey, key: key)
+            slots[i] = Slot(tag: tag, count: added, primaryKey: added == 1 ? primaryKey : Self.unknown, key: key)
             return true
         }
         guard inserted else { return }

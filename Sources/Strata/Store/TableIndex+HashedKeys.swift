@@ -25,51 +25,84 @@ enum HashedKeys: Sendable {
 
     /// The table of the first values of `index`'s entries (rows without a value are left
     /// out), in the kind of `key`; ``unavailable`` when an entry holds another kind.
-    /// - Complexity: O(n) in the entries.
+    ///
+    /// The entries are in index order, so equal values are neighbours: each run of them is
+    /// added once, with its length, and the table is sized for the runs, not the entries. Ten
+    /// million names of ten thousand distinct values hash ten thousand keys into a table of
+    /// ten thousand slots (the entries of a string index built from its columns share one
+    /// string per value, so finding a run's end compares references).
+    /// - Complexity: O(n) in the entries, plus O(d) hashing of the d distinct values.
     init(_ index: TableIndex, as key: ProbeKey) {
-        let expected = index.count
         switch key {
         case .string:
-            var table = KeyHashTable<String>(expected: expected)
-            for leaf in index.leaves {
-                guard case .entries(let entries) = leaf.values else {
-                    self = .unavailable
-                    return
+            self = Self.table { Self.forEachString(in: index, $0) }.map(HashedKeys.strings) ?? .unavailable
+        case .integer:
+            self = Self.table { Self.forEachInteger(in: index, $0) }.map(HashedKeys.integers) ?? .unavailable
+        }
+    }
+
+    /// The table of the keys `walk` visits (each with its entry's primary key, in index
+    /// order), or `nil` when `walk` returns `false` (an entry of another kind). The walk runs
+    /// twice: once to count the runs of equal keys, once to add them.
+    private static func table<Key: KeyHashTableKey>(_ walk: ((Key, Int64) -> Void) -> Bool) -> KeyHashTable<Key>? {
+        var runs = 0
+        var last: Key?
+        guard walk({ key, _ in
+            if key != last {
+                runs += 1
+                last = key
+            }
+        }) else { return nil }
+        var table = KeyHashTable<Key>(expected: runs)
+        var run: (key: Key, count: UInt32, primaryKey: Int64)?
+        _ = walk { key, primaryKey in
+            if let current = run, current.key == key {
+                run!.count += 1
+                return
+            }
+            if let run { table.add(run.key, count: run.count, primaryKey: run.primaryKey) }
+            run = (key, 1, primaryKey)
+        }
+        if let run { table.add(run.key, count: run.count, primaryKey: run.primaryKey) }
+        return table
+    }
+
+    /// Calls `body` with each string first value of `index` and its primary key, in index
+    /// order, skipping rows without a value; `false` when a value is of another kind.
+    private static func forEachString(in index: TableIndex, _ body: (String, Int64) -> Void) -> Bool {
+        for leaf in index.leaves {
+            guard case .entries(let entries) = leaf.values else { return false }
+            for entry in entries {
+                switch entry.first {
+                case .string(let string): body(string, entry.primaryKey)
+                case .null: continue
+                default: return false
                 }
+            }
+        }
+        return true
+    }
+
+    /// Calls `body` with each integer first value of `index` and its primary key, in index
+    /// order, skipping rows without a value; `false` when a value is of another kind.
+    private static func forEachInteger(in index: TableIndex, _ body: (Int64, Int64) -> Void) -> Bool {
+        for leaf in index.leaves {
+            switch leaf.values {
+            case .integers(let values):
+                for (value, primaryKey) in zip(values, leaf.keys) { body(value, primaryKey) }
+            case .entries(let entries):
                 for entry in entries {
                     switch entry.first {
-                    case .string(let string): table.add(string, primaryKey: entry.primaryKey)
+                    case .int(let value): body(value, entry.primaryKey)
                     case .null: continue
-                    default:
-                        self = .unavailable
-                        return
+                    default: return false
                     }
                 }
+            case .numbers:
+                return false
             }
-            self = .strings(table)
-        case .integer:
-            var table = KeyHashTable<Int64>(expected: expected)
-            for leaf in index.leaves {
-                switch leaf.values {
-                case .integers(let values):
-                    for (value, primaryKey) in zip(values, leaf.keys) { table.add(value, primaryKey: primaryKey) }
-                case .entries(let entries):
-                    for entry in entries {
-                        switch entry.first {
-                        case .int(let value): table.add(value, primaryKey: entry.primaryKey)
-                        case .null: continue
-                        default:
-                            self = .unavailable
-                            return
-                        }
-                    }
-                case .numbers:
-                    self = .unavailable
-                    return
-                }
-            }
-            self = .integers(table)
         }
+        return true
     }
 
     /// Brings the table in step with `removals` and `additions` (entries of `index`'s previous

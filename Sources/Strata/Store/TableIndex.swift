@@ -39,7 +39,8 @@ struct TableIndex: Sendable {
         lastEntries = []
         count = 0
         basis = table.chunks
-        if properties.count == 1, let built = Self.numberLeaves(of: table.layout.columnAccess[properties[0]], in: table.chunks) {
+        if properties.count == 1, let built = Self.numberLeaves(of: table.layout.columnAccess[properties[0]], in: table.chunks)
+            ?? Self.stringLeaves(of: table.layout.columnAccess[properties[0]], in: table.chunks) {
             // Rows without a value sort first, then the values' own leaves.
             replaceLeaves(0..<0, with: built.nils)
             for leaf in built.leaves {
