@@ -5,20 +5,20 @@ extension TableIndex {
     /// `entries` in index order when every value is a string (no nil), `nil` otherwise (see
     /// ``StringGroups`` for how).
     /// - Complexity: O(n) hashing plus O(d log d) comparisons of the d distinct strings, and
-    ///   O(total bytes) memory.
+    ///   O(n + bytes of the distinct strings) memory.
     static func sortedByString(_ entries: [IndexEntry]) -> [IndexEntry]? {
         let n = entries.count
         guard n > 1 else { return entries }
-        // Group numbers are 4 bytes.
+        // Group numbers and positions are 4 bytes.
         guard n <= Int(Int32.max) else { return nil }
-        var texts = StringTexts(rows: n, bytes: 0)
+        var grouping = StringGrouping(rows: n)
         for entry in entries {
-            guard case .string(let string) = entry.first else { return nil }
-            texts.append(string.utf8, primaryKey: entry.primaryKey)
+            guard case .string(var string) = entry.first else { return nil }
+            string.withUTF8 { grouping.add($0, primaryKey: entry.primaryKey) }
         }
         // A string's own bytes are well-formed UTF-8: the grouping always succeeds.
-        guard let groups = texts.grouped() else { return nil }
-        return groups.order.map { entries[$0] }
+        guard let groups = StringGroups(grouping) else { return nil }
+        return groups.order.map { entries[Int($0)] }
     }
 
     /// The leaves of a single-property index over strings, read straight from the columns'
@@ -26,48 +26,41 @@ extension TableIndex {
     /// rest in index order. `nil` for other types, or when a column's bytes are not
     /// well-formed UTF-8 (those take the general path, which decodes them as a fetch does).
     ///
-    /// No string is made per row: the rows are grouped by their bytes, one string is made per
-    /// distinct value, and every entry of a group shares it. Ten million to-do names hold about
-    /// ten thousand distinct ones, so the index holds ten thousand strings instead of ten
-    /// million, a key probe's hash table (``HashedKeys``) finds each group's run by comparing
-    /// references, and letting go of the index frees no string per row.
+    /// No string is made per row, and no row's bytes are copied: each row's bytes are
+    /// grouped where they lie in the column, one string is made per distinct value, and every
+    /// entry of a group shares it. Ten million to-do names hold about ten thousand distinct
+    /// ones, so the index holds ten thousand strings instead of ten million, a key probe's hash
+    /// table (``HashedKeys``) finds each group's run by comparing references, and letting go
+    /// of the index frees no string per row.
     /// - Complexity: as ``sortedByString(_:)``.
     static func stringLeaves(of access: EntityLayout.ColumnAccess, in chunks: [TableChunk])
         -> (nils: [IndexEntry], leaves: [IndexLeaf])? {
         guard access.type == .string else { return nil }
         let read = [EntityLayout.primaryKeyColumn, access.column]
-        var columns: [(keys: [Int64], bytes: ByteColumn, validity: [Bool]?)] = []
-        columns.reserveCapacity(chunks.count)
-        var rows = 0, size = 0
+        let rows = chunks.reduce(0) { $0 + $1.count }
+        guard rows <= Int(Int32.max) else { return nil }
+        var grouping = StringGrouping(rows: rows)
+        var nils: [IndexEntry] = []
         for chunk in chunks {
             let some = chunk.someColumns(read)
             let column = some[access.column], keys = some.primaryKeys
             guard case .bytes(let bytes) = column.values, bytes.offsets.count == keys.count + 1 else { return nil }
-            columns.append((keys, bytes, column.validity))
-            rows += keys.count
-            size += bytes.data.count
-        }
-        guard rows <= Int(Int32.max) else { return nil }
-        var texts = StringTexts(rows: rows, bytes: size)
-        var nils: [IndexEntry] = []
-        for column in columns {
-            column.bytes.offsets.withUnsafeBufferPointer { offsets in
-                column.bytes.data.withUnsafeBufferPointer { data in
-                    for (row, key) in column.keys.enumerated() {
+            bytes.offsets.withUnsafeBufferPointer { offsets in
+                bytes.data.withUnsafeBufferPointer { data in
+                    for (row, key) in keys.enumerated() {
                         if let validity = column.validity, !validity[row] {
                             nils.append(IndexEntry(first: .null, rest: [], primaryKey: key))
                             continue
                         }
-                        texts.append(UnsafeBufferPointer(rebasing: data[Int(offsets[row])..<Int(offsets[row + 1])]), primaryKey: key)
+                        grouping.add(UnsafeBufferPointer(rebasing: data[Int(offsets[row])..<Int(offsets[row + 1])]), primaryKey: key)
                     }
                 }
             }
         }
-        columns = []
-        guard let groups = texts.grouped() else { return nil }
+        guard let groups = StringGroups(grouping) else { return nil }
         // Rows without a value come first, by key (the order they were gathered in when the
         // keys ascend, as they do).
-        if !texts.keysAscend { nils.sort { $0.primaryKey < $1.primaryKey } }
+        if !grouping.keysAscend { nils.sort { $0.primaryKey < $1.primaryKey } }
         let values = groups.strings.map { AttributeValue.string($0) }
         let leaves = leafRanges(count: groups.order.count).map { range in
             var entries: [IndexEntry] = []
@@ -75,8 +68,8 @@ extension TableIndex {
             entries.reserveCapacity(range.count)
             keys.reserveCapacity(range.count)
             for position in groups.order[range] {
-                let key = texts.primaryKeys[position]
-                entries.append(IndexEntry(first: values[Int(groups.groupOf[position])], rest: [], primaryKey: key))
+                let key = grouping.primaryKeys[Int(position)]
+                entries.append(IndexEntry(first: values[Int(grouping.groupOf[Int(position)])], rest: [], primaryKey: key))
                 keys.append(key)
             }
             return IndexLeaf(keys: keys, values: .entries(entries))
@@ -85,151 +78,63 @@ extension TableIndex {
     }
 }
 
-/// The UTF-8 bytes of an index's strings, back to back, with their entries' primary keys
+/// An index's strings grouped by their UTF-8 bytes as they are added: each entry's group and
+/// primary key, and the bytes of each group's first string
 /// (``TableIndex/sortedByString(_:)``, ``TableIndex/stringLeaves(of:in:)``).
-struct StringTexts {
-    /// Every entry's bytes, back to back.
-    private(set) var bytes: [UInt8] = []
-    /// Where each entry's bytes start in `bytes`, and (last) where the last one's end.
-    private(set) var starts: [Int] = [0]
+///
+/// Only the distinct strings' bytes are kept, so an entry costs 12 bytes whatever its
+/// string's length: the groups are found through an open-addressing table of group numbers
+/// (Swift's seeded `Hasher` over the bytes), at most half full, which grows with the
+/// distinct strings, not with the entries.
+struct StringGrouping {
+    /// Each entry's group.
+    private(set) var groupOf: [Int32] = []
     /// Each entry's primary key.
     private(set) var primaryKeys: [Int64] = []
     /// Whether every entry's key is above the one before.
     private(set) var keysAscend = true
+    /// The bytes of each group's first string, back to back.
+    private(set) var distinct: [UInt8] = []
+    /// Where each group's bytes start in `distinct`, and (last) where the last one's end.
+    private(set) var starts: [Int] = [0]
+    /// Group numbers by hash; -1 where empty.
+    private var slots = [Int32](repeating: -1, count: 1_024)
 
-    /// Room for `rows` entries of `bytes` bytes in all.
-    init(rows: Int, bytes size: Int) {
-        bytes.reserveCapacity(size)
-        starts.reserveCapacity(rows + 1)
+    /// Room for `rows` entries.
+    init(rows: Int) {
+        groupOf.reserveCapacity(rows)
         primaryKeys.reserveCapacity(rows)
     }
 
-    /// Adds an entry of `text`'s bytes with key `primaryKey`.
-    mutating func append(_ text: some Collection<UInt8>, primaryKey: Int64) {
-        bytes.append(contentsOf: text)
-        starts.append(bytes.count)
+    /// The number of groups.
+    var groupCount: Int { starts.count - 1 }
+
+    /// The bytes of group `group`.
+    func text(_ group: Int, in distinct: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: distinct[starts[group]..<starts[group + 1]])
+    }
+
+    /// Adds an entry whose string's bytes are `piece`, with key `primaryKey`.
+    mutating func add(_ piece: UnsafeBufferPointer<UInt8>, primaryKey: Int64) {
         if let last = primaryKeys.last, last >= primaryKey { keysAscend = false }
         primaryKeys.append(primaryKey)
-    }
-
-    /// The entries grouped and ordered (``StringGroups``), or `nil` when some bytes are not
-    /// well-formed UTF-8.
-    func grouped() -> StringGroups? {
-        bytes.withUnsafeBufferPointer { bytes in
-            starts.withUnsafeBufferPointer { starts in
-                primaryKeys.withUnsafeBufferPointer { keys in
-                    StringGroups(bytes: bytes, starts: starts, keys: keys, keysAscend: keysAscend)
-                }
+        var slot = Self.hash(piece) & (slots.count - 1)
+        while true {
+            let group = slots[slot]
+            if group < 0 { break }
+            let same = distinct.withUnsafeBufferPointer { text(Int(group), in: $0).elementsEqual(piece) }
+            if same {
+                groupOf.append(group)
+                return
             }
+            slot = (slot + 1) & (slots.count - 1)
         }
-    }
-}
-
-/// The entries of a string index grouped by their strings' bytes, and in index order.
-///
-/// Strings repeat: ten million to-do names hold about ten thousand distinct ones. So the
-/// entries are grouped by their UTF-8 bytes first (a hash table over one buffer of all the
-/// bytes), only the distinct strings are sorted (``StringOrder``: by their bytes where those
-/// decide, by comparing the strings where they do not), and the entries are placed group by
-/// group, each group in primary-key order. Groups of different bytes whose strings are equal
-/// (canonically equivalent spellings) are merged by primary key.
-///
-/// Sorting the entries themselves by comparing them retained and released each string at
-/// every comparison and read it wherever it lay on the heap, and broke each tie between
-/// equal names by reading both entries' keys: at ten million names that was most of an
-/// index's build, and it grew faster than the rows.
-struct StringGroups {
-    /// The positions of the entries in index order.
-    let order: [Int]
-    /// Each entry's group.
-    let groupOf: [Int32]
-    /// Each group's string.
-    let strings: [String]
-
-    /// Groups the entries whose bytes are `bytes[starts[i]..<starts[i + 1]]` and whose
-    /// primary keys are `keys` (ascending when `keysAscend`); `nil` when some bytes are not
-    /// well-formed UTF-8.
-    fileprivate init?(bytes: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<Int>,
-                      keys: UnsafeBufferPointer<Int64>, keysAscend: Bool) {
-        let n = keys.count
-        func text(_ i: Int) -> UnsafeBufferPointer<UInt8> {
-            UnsafeBufferPointer(rebasing: bytes[starts[i]..<starts[i + 1]])
-        }
-        // Each entry's group, and each group's first entry, in order of first appearance.
-        var groupOf = [Int32](repeating: 0, count: n)
-        var firsts: [Int] = []
-        // An open-addressing table of group numbers, at most half full: it grows with the
-        // distinct strings, not with the entries.
-        var slots = [Int32](repeating: -1, count: 1_024)
-        for i in 0..<n {
-            let piece = text(i)
-            var slot = Self.hash(piece) & (slots.count - 1)
-            while true {
-                let group = slots[slot]
-                if group < 0 {
-                    slots[slot] = Int32(firsts.count)
-                    groupOf[i] = Int32(firsts.count)
-                    firsts.append(i)
-                    if 2 * firsts.count > slots.count { slots = Self.rehashed(firsts, size: 2 * slots.count, text: text) }
-                    break
-                }
-                if text(firsts[Int(group)]).elementsEqual(piece) {
-                    groupOf[i] = group
-                    break
-                }
-                slot = (slot + 1) & (slots.count - 1)
-            }
-        }
-        slots = []
-        // One string per group; byte order decides only for well-formed UTF-8.
-        var strings: [String] = []
-        strings.reserveCapacity(firsts.count)
-        for first in firsts {
-            guard let string = String(validating: text(first), as: UTF8.self) else { return nil }
-            strings.append(string)
-        }
-        func compare(_ a: Int, _ b: Int) -> ComparisonResult {
-            StringOrder.compareBytes(text(firsts[a]), text(firsts[b]), normalized: false) ?? StringOrder.compare(strings[a], strings[b])
-        }
-        // The distinct strings in order.
-        var groups = Array(0..<firsts.count)
-        groups.sort { compare($0, $1) == .orderedAscending }
-        // Where each group's entries start, in that order; then every entry in its place, each
-        // group's in entry order.
-        var next = [Int](repeating: 0, count: firsts.count)
-        for i in 0..<n { next[Int(groupOf[i])] += 1 }
-        var start = 0
-        var groupStarts: [Int] = []
-        groupStarts.reserveCapacity(groups.count + 1)
-        for group in groups {
-            let count = next[group]
-            next[group] = start
-            groupStarts.append(start)
-            start += count
-        }
-        groupStarts.append(n)
-        var order = [Int](repeating: 0, count: n)
-        for i in 0..<n {
-            let group = Int(groupOf[i])
-            order[next[group]] = i
-            next[group] += 1
-        }
-        // Runs of groups with equal strings, or groups whose entries' keys may not ascend:
-        // their entries by primary key.
-        var first = 0
-        while first < groups.count {
-            var last = first
-            while last + 1 < groups.count, compare(groups[first], groups[last + 1]) == .orderedSame {
-                last += 1
-            }
-            if last > first || !keysAscend {
-                order[groupStarts[first]..<groupStarts[last + 1]].sort { keys[$0] < keys[$1] }
-            }
-            first = last + 1
-        }
-        self.order = order
-        self.groupOf = groupOf
-        self.strings = strings
+        let group = Int32(groupCount)
+        slots[slot] = group
+        groupOf.append(group)
+        distinct.append(contentsOf: piece)
+        starts.append(distinct.count)
+        if 2 * groupCount > slots.count { rehash(size: 2 * slots.count) }
     }
 
     /// The hash of `piece` (seeded per process, as every `Hasher`).
@@ -239,15 +144,101 @@ struct StringGroups {
         return hasher.finalize()
     }
 
-    /// A table of `size` slots (a power of two) holding the groups whose first entries are
-    /// `firsts`.
-    private static func rehashed(_ firsts: [Int], size: Int, text: (Int) -> UnsafeBufferPointer<UInt8>) -> [Int32] {
+    /// Rebuilds the table with `size` slots (a power of two).
+    private mutating func rehash(size: Int) {
         var slots = [Int32](repeating: -1, count: size)
-        for (group, first) in firsts.enumerated() {
-            var slot = hash(text(first)) & (size - 1)
-            while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
-            slots[slot] = Int32(group)
+        distinct.withUnsafeBufferPointer { distinct in
+            for group in 0..<groupCount {
+                var slot = Self.hash(text(group, in: distinct)) & (size - 1)
+                while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
+                slots[slot] = Int32(group)
+            }
         }
-        return slots
+        self.slots = slots
+    }
+}
+
+/// The entries of a ``StringGrouping`` in index order.
+///
+/// Strings repeat: ten million to-do names hold about ten thousand distinct ones. So the
+/// entries are grouped by their UTF-8 bytes first, only the distinct strings are sorted
+/// (``StringOrder``: by their bytes where those decide, by comparing the strings where they
+/// do not), and the entries are placed group by group, each group in primary-key order.
+/// Groups of different bytes whose strings are equal (canonically equivalent spellings) are
+/// merged by primary key.
+///
+/// Sorting the entries themselves by comparing them retained and released each string at
+/// every comparison and read it wherever it lay on the heap, and broke each tie between
+/// equal names by reading both entries' keys: at ten million names that was most of an
+/// index's build, and it grew faster than the rows.
+struct StringGroups {
+    /// The positions of the entries in index order.
+    let order: [Int32]
+    /// Each group's string.
+    let strings: [String]
+
+    /// The order of `grouping`'s entries; `nil` when a group's bytes are not well-formed
+    /// UTF-8.
+    init?(_ grouping: StringGrouping) {
+        let n = grouping.primaryKeys.count, groupCount = grouping.groupCount
+        guard let made = grouping.distinct.withUnsafeBufferPointer({ distinct in
+            Self.ordered(grouping, distinct: distinct, count: n, groups: groupCount)
+        }) else { return nil }
+        (order, strings) = made
+    }
+
+    /// ``init(_:)``'s work, with the distinct strings' bytes at hand.
+    private static func ordered(_ grouping: StringGrouping, distinct: UnsafeBufferPointer<UInt8>,
+                                count n: Int, groups groupCount: Int) -> (order: [Int32], strings: [String])? {
+        // One string per group; byte order decides only for well-formed UTF-8.
+        var strings: [String] = []
+        strings.reserveCapacity(groupCount)
+        for group in 0..<groupCount {
+            guard let string = String(validating: grouping.text(group, in: distinct), as: UTF8.self) else { return nil }
+            strings.append(string)
+        }
+        func compare(_ a: Int, _ b: Int) -> ComparisonResult {
+            StringOrder.compareBytes(grouping.text(a, in: distinct), grouping.text(b, in: distinct), normalized: false)
+                ?? StringOrder.compare(strings[a], strings[b])
+        }
+        // The distinct strings in order.
+        var groups = Array(0..<groupCount)
+        groups.sort { compare($0, $1) == .orderedAscending }
+        // Where each group's entries start, in that order; then every entry in its place, each
+        // group's in entry order.
+        var next = [Int](repeating: 0, count: groupCount)
+        for group in grouping.groupOf { next[Int(group)] += 1 }
+        var start = 0
+        var groupStarts: [Int] = []
+        groupStarts.reserveCapacity(groupCount + 1)
+        for group in groups {
+            let count = next[group]
+            next[group] = start
+            groupStarts.append(start)
+            start += count
+        }
+        groupStarts.append(n)
+        let order = [Int32](unsafeUninitializedCapacity: n) { order, initialized in
+            for (i, group) in grouping.groupOf.enumerated() {
+                order[next[Int(group)]] = Int32(i)
+                next[Int(group)] += 1
+            }
+            initialized = n
+            // Runs of groups with equal strings, or groups whose entries' keys may not
+            // ascend: their entries by primary key.
+            let keys = grouping.primaryKeys
+            var first = 0
+            while first < groups.count {
+                var last = first
+                while last + 1 < groups.count, compare(groups[first], groups[last + 1]) == .orderedSame {
+                    last += 1
+                }
+                if last > first || !grouping.keysAscend {
+                    order[groupStarts[first]..<groupStarts[last + 1]].sort { keys[Int($0)] < keys[Int($1)] }
+                }
+                first = last + 1
+            }
+        }
+        return (order, strings)
     }
 }
