@@ -12,7 +12,7 @@ extension IndexLeaf {
     }
 
     /// Whether the leaf's values are totally ordered, so a binary search over them finds
-    /// what a walk from the start finds: a flat leaf always is (it holds no NaN); a leaf of
+    /// what a walk from the start finds: a flat leaf always is (it holds no NaN, or strings); a leaf of
     /// entries is when `ordered` says its index holds no double (a NaN compares equal to
     /// every number, which breaks the order a search relies on).
     func isSearchable(ordered: Bool) -> Bool {

@@ -14,6 +14,9 @@ final class IndexLeaf: Sendable {
         /// The values of a single-property index over dates (as time intervals since the
         /// reference date, when `dates`) or doubles; none nil or NaN.
         case numbers([Double], dates: Bool)
+        /// The string values of a single-property index (none nil): 16 bytes an entry where an
+        /// ``IndexEntry`` takes 40, and entries of one value share its string.
+        case strings([String])
         /// The entries themselves.
         case entries([IndexEntry])
     }
@@ -34,10 +37,18 @@ final class IndexLeaf: Sendable {
     }
 
     /// The flat values of `entries` when every one is a single non-nil integer, or every one
-    /// a date, or every one a non-NaN double.
+    /// a date, or every one a non-NaN double, or every one a string.
     private static func compact(_ entries: ArraySlice<IndexEntry>) -> Values? {
         guard let head = entries.first, head.rest.isEmpty else { return nil }
         switch head.first {
+        case .string:
+            var values: [String] = []
+            values.reserveCapacity(entries.count)
+            for entry in entries {
+                guard entry.rest.isEmpty, case .string(let value) = entry.first else { return nil }
+                values.append(value)
+            }
+            return .strings(values)
         case .int:
             var values: [Int64] = []
             values.reserveCapacity(entries.count)
@@ -73,6 +84,7 @@ final class IndexLeaf: Sendable {
         switch values {
         case .integers(let values): return .int(values[i])
         case .numbers(let values, let dates): return dates ? .date(Date(timeIntervalSinceReferenceDate: values[i])) : .double(values[i])
+        case .strings(let values): return .string(values[i])
         case .entries(let entries): return entries[i].first
         }
     }

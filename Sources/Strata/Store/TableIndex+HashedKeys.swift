@@ -71,6 +71,10 @@ enum HashedKeys: Sendable {
     /// order, skipping rows without a value; `false` when a value is of another kind.
     private static func forEachString(in index: TableIndex, _ body: (String, Int64) -> Void) -> Bool {
         for leaf in index.leaves {
+            if case .strings(let values) = leaf.values {
+                for (value, primaryKey) in zip(values, leaf.keys) { body(value, primaryKey) }
+                continue
+            }
             guard case .entries(let entries) = leaf.values else { return false }
             for entry in entries {
                 switch entry.first {
@@ -98,7 +102,7 @@ enum HashedKeys: Sendable {
                     default: return false
                     }
                 }
-            case .numbers:
+            case .numbers, .strings:
                 return false
             }
         }

@@ -99,6 +99,20 @@ extension TableIndex {
                 }
                 return low < values.count
             }
+        case (.string(let wanted), .strings(let values)):
+            return values.withUnsafeBufferPointer { values in
+                var low = 0, high = values.count
+                while low < high {
+                    let mid = (low + high) >> 1
+                    if StringOrder.compare(values[mid], wanted) == .orderedAscending { low = mid + 1 } else { high = mid }
+                }
+                while low < values.count, values[low] == wanted {
+                    guard found.count < limit else { return nil }
+                    found.append(leaf.keys[low])
+                    low += 1
+                }
+                return low < values.count
+            }
         case (_, .entries(let entries)):
             return entries.withUnsafeBufferPointer { entries in
                 var low = 0, high = entries.count

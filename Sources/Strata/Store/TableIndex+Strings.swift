@@ -61,18 +61,16 @@ extension TableIndex {
         // Rows without a value come first, by key (the order they were gathered in when the
         // keys ascend, as they do).
         if !grouping.keysAscend { nils.sort { $0.primaryKey < $1.primaryKey } }
-        let values = groups.strings.map { AttributeValue.string($0) }
         let leaves = leafRanges(count: groups.order.count).map { range in
-            var entries: [IndexEntry] = []
+            var values: [String] = []
             var keys: [Int64] = []
-            entries.reserveCapacity(range.count)
+            values.reserveCapacity(range.count)
             keys.reserveCapacity(range.count)
             for position in groups.order[range] {
-                let key = grouping.primaryKeys[Int(position)]
-                entries.append(IndexEntry(first: values[Int(grouping.groupOf[Int(position)])], rest: [], primaryKey: key))
-                keys.append(key)
+                values.append(groups.strings[Int(grouping.groupOf[Int(position)])])
+                keys.append(grouping.primaryKeys[Int(position)])
             }
-            return IndexLeaf(keys: keys, values: .entries(entries))
+            return IndexLeaf(keys: keys, values: .strings(values))
         }
         return (nils, leaves)
     }

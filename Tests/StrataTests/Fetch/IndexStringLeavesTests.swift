@@ -5,7 +5,8 @@ import Testing
 
 /// A single-string index built from its table's columns (``TableIndex/stringLeaves(of:in:)``)
 /// holds every row's entry in index order, rows without a value first, exactly as comparing
-/// the entries orders them; each distinct string is held once, shared by its entries; and a
+/// the entries orders them, in leaves of plain strings that a search for a value reads; each
+/// distinct string is held once, shared by its entries; and a
 /// key probe's table (``HashedKeys``), which adds each run of equal values once, counts every
 /// value's entries and knows a lone entry's primary key, for strings and integers.
 @Suite struct IndexStringLeavesTests {
@@ -68,6 +69,18 @@ import Testing
                 let bytes = String(decoding: Array(string.utf8), as: UTF8.self) + "|\(Array(string.utf8))"
                 #expect(storage[bytes, default: address] == address, "\(label): \(string) is held twice")
                 storage[bytes] = address
+            }
+
+            // The leaves after the nils hold plain strings, and a search through them finds
+            // every entry of a value, however it is spelled.
+            let flat = index.leaves.filter { if case .strings = $0.values { return true } else { return false } }
+            #expect(flat.reduce(0) { $0 + $1.count } == entries.filter { !$0.first.isNull }.count, "\(label): leaves not of strings")
+            for probe in entries.map(\.first).filter({ !$0.isNull }).shuffled(using: &random).prefix(60) {
+                guard case .string(let string) = probe else { continue }
+                for spelling in [string, string.decomposedStringWithCanonicalMapping, StringOrder.nfc(string)] {
+                    let found = index.primaryKeys(firstEqualTo: .string(spelling), limit: .max)
+                    #expect(found == entries.filter { $0.first == .string(spelling) }.map(\.primaryKey), "\(label): the search for \(spelling)")
+                }
             }
 
             try Self.checkHashedKeys(HashedKeys(index, as: .string("")), entries, label: "\(label), text")
