@@ -25,6 +25,11 @@ extension ObjectContext {
                                   batchSize: request.fetchBatchSize, loadValues: !request.returnsObjectsAsFaults,
                                   layoutIndex: probe.layout.index, places: nil, materialize: materialize, prefetch: [])
         }
+        if let (layoutIndex, keys) = indexedPrefix(request) {
+            return FetchedResults(context: self, ids: .keys(keys, entity: store.idEntities[layoutIndex]),
+                                  batchSize: request.fetchBatchSize, loadValues: !request.returnsObjectsAsFaults,
+                                  layoutIndex: layoutIndex, places: nil, materialize: materialize, prefetch: [])
+        }
         let prefetch = request.relationshipKeyPathsForPrefetching.isEmpty ? []
             : try prefetchPlan(request.relationshipKeyPathsForPrefetching, from: try store.layout(named: request.entityName).index)
         let (plan, version, items) = try matches(request)
@@ -70,6 +75,10 @@ extension ObjectContext {
                 case .one(let key): return [ObjectID(entity: entity, primaryKey: key)]
                 case .keys(let keys): return keys.map { ObjectID(entity: entity, primaryKey: $0) }
                 }
+            }
+            if let (layoutIndex, keys) = indexedPrefix(request) {
+                let entity = store.idEntities[layoutIndex]
+                return keys.map { ObjectID(entity: entity, primaryKey: $0) }
             }
             let (plan, version, items) = try matches(request)
             return plan.order(items, version: version).map { objectID(of: $0, plan: plan) }
@@ -133,6 +142,18 @@ extension ObjectContext {
             return nil
         }
         return probe.matches(in: store).map { (probe, $0) }
+    }
+
+    /// The keys of the rows `request` asks for, read off an index (``IndexPrefix``), and
+    /// their entity's layout index; `nil` for the general path: another shape, off the
+    /// context's queue (which reports the misuse), unsaved changes to the entity that the
+    /// request includes, or an index left to a background build.
+    private func indexedPrefix(_ request: FetchRequest) -> (Int, [Int64])? {
+        guard isOnQueueQuickly, let prefix = IndexPrefix(request, store: store) else { return nil }
+        if request.includesPendingChanges, !changed.isEmpty, changed.values.contains(where: { $0.layoutIndex == prefix.layout.index }) {
+            return nil
+        }
+        return prefix.keys(in: store).map { (prefix.layout.index, $0) }
     }
 
     /// The number of saved rows matching `request` (offset and limit not applied), counted
