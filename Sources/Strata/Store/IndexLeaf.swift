@@ -42,38 +42,31 @@ final class IndexLeaf: Sendable {
         guard let head = entries.first, head.rest.isEmpty else { return nil }
         switch head.first {
         case .string:
-            var values: [String] = []
-            values.reserveCapacity(entries.count)
-            for entry in entries {
-                guard entry.rest.isEmpty, case .string(let value) = entry.first else { return nil }
-                values.append(value)
-            }
-            return .strings(values)
+            return flat(entries) { if case .string(let value) = $0 { value } else { nil } }.map(Values.strings)
         case .int:
-            var values: [Int64] = []
-            values.reserveCapacity(entries.count)
-            for entry in entries {
-                guard entry.rest.isEmpty, case .int(let value) = entry.first else { return nil }
-                values.append(value)
-            }
-            return .integers(values)
-        case .date, .double:
-            let dates: Bool
-            if case .date = head.first { dates = true } else { dates = false }
-            var values: [Double] = []
-            values.reserveCapacity(entries.count)
-            for entry in entries {
-                guard entry.rest.isEmpty else { return nil }
-                switch entry.first {
-                case .date(let date) where dates: values.append(date.timeIntervalSinceReferenceDate)
-                case .double(let value) where !dates && !value.isNaN: values.append(value)
-                default: return nil
-                }
-            }
-            return .numbers(values, dates: dates)
+            return flat(entries) { if case .int(let value) = $0 { value } else { nil } }.map(Values.integers)
+        case .date:
+            return flat(entries) { if case .date(let date) = $0 { date.timeIntervalSinceReferenceDate } else { nil } }
+                .map { .numbers($0, dates: true) }
+        case .double:
+            return flat(entries) { if case .double(let value) = $0, !value.isNaN { value } else { nil } }
+                .map { .numbers($0, dates: false) }
         default:
             return nil
         }
+    }
+
+    /// What `value` reads from the first value of each of `entries` (all single-property),
+    /// or `nil` when it reads nothing from one of them.
+    @inline(__always)
+    private static func flat<Value>(_ entries: ArraySlice<IndexEntry>, _ value: (AttributeValue) -> Value?) -> [Value]? {
+        var values: [Value] = []
+        values.reserveCapacity(entries.count)
+        for entry in entries {
+            guard entry.rest.isEmpty, let read = value(entry.first) else { return nil }
+            values.append(read)
+        }
+        return values
     }
 
     /// The number of entries.
