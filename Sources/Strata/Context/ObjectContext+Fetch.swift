@@ -137,10 +137,8 @@ extension ObjectContext {
     /// and limit applied), or `nil` for the general path: off the context's queue (which
     /// reports the misuse), or with unsaved changes to the entity that the request includes.
     private func probedMatches(_ request: FetchRequest) -> (KeyProbe, ProbeMatches)? {
-        guard isOnQueueQuickly, let probe = KeyProbe(request, store: store, cache: &probeShape) else { return nil }
-        if request.includesPendingChanges, !changed.isEmpty, changed.values.contains(where: { $0.layoutIndex == probe.layout.index }) {
-            return nil
-        }
+        guard isOnQueueQuickly, let probe = KeyProbe(request, store: store, cache: &probeShape),
+              !includesUnsavedChanges(request, toEntity: probe.layout.index) else { return nil }
         return probe.matches(in: store).map { (probe, $0) }
     }
 
@@ -149,11 +147,15 @@ extension ObjectContext {
     /// context's queue (which reports the misuse), unsaved changes to the entity that the
     /// request includes, or an index left to a background build.
     private func indexedPrefix(_ request: FetchRequest) -> (Int, [Int64])? {
-        guard isOnQueueQuickly, let prefix = IndexPrefix(request, store: store) else { return nil }
-        if request.includesPendingChanges, !changed.isEmpty, changed.values.contains(where: { $0.layoutIndex == prefix.layout.index }) {
-            return nil
-        }
+        guard isOnQueueQuickly, let prefix = IndexPrefix(request, store: store),
+              !includesUnsavedChanges(request, toEntity: prefix.layout.index) else { return nil }
         return prefix.keys(in: store).map { (prefix.layout.index, $0) }
+    }
+
+    /// Whether `request` includes this context's unsaved changes and some are to the entity
+    /// whose layout index is `entity` (a fetch answered from the store alone would miss them).
+    private func includesUnsavedChanges(_ request: FetchRequest, toEntity entity: Int) -> Bool {
+        request.includesPendingChanges && !changed.isEmpty && changed.values.contains { $0.layoutIndex == entity }
     }
 
     /// The number of saved rows matching `request` (offset and limit not applied), counted
