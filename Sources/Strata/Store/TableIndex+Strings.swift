@@ -18,7 +18,7 @@ extension TableIndex {
         }
         // A string's own bytes are well-formed UTF-8: the grouping always succeeds.
         guard let groups = StringGroups(grouping) else { return nil }
-        return groups.order.map { entries[Int($0)] }
+        return groups.order(grouping).map { entries[Int($0)] }
     }
 
     /// The leaves of a single-property index over strings, read straight from the columns'
@@ -61,182 +61,44 @@ extension TableIndex {
         // Rows without a value come first, by key (the order they were gathered in when the
         // keys ascend, as they do).
         if !grouping.keysAscend { nils.sort { $0.primaryKey < $1.primaryKey } }
-        let leaves = leafRanges(count: groups.order.count).map { range in
-            var values: [String] = []
-            var keys: [Int64] = []
-            values.reserveCapacity(range.count)
-            keys.reserveCapacity(range.count)
-            for position in groups.order[range] {
-                values.append(groups.strings[Int(grouping.groupOf[Int(position)])])
-                keys.append(grouping.primaryKeys[Int(position)])
+        // The keys in index order, and each position's group read off the groups' sequence:
+        // neither an entry's key nor its group is looked up at random (at ten million rows
+        // those two lookups were half the build, and grew with the rows).
+        var keys = groups.placed(grouping) { grouping.primaryKeys[$0] }
+        // Where entries are sorted by key across groups of equally comparing spellings, each
+        // keeps its own spelling: those positions' groups, by run.
+        var spellings: [(positions: Range<Int>, groups: [Int])] = []
+        for run in groups.runsToSortByKey(grouping) {
+            let positions = groups.positions(run)
+            guard run.count > 1 else {
+                keys[positions].sort()
+                continue
             }
-            return IndexLeaf(keys: keys, values: .strings(values))
+            var pairs: [(key: Int64, group: Int)] = []
+            pairs.reserveCapacity(positions.count)
+            for k in run {
+                for position in groups.positions(k...k) { pairs.append((keys[position], groups.sequence[k])) }
+            }
+            pairs.sort { $0.key < $1.key }
+            for (offset, pair) in pairs.enumerated() { keys[positions.lowerBound + offset] = pair.key }
+            spellings.append((positions, pairs.map(\.group)))
+        }
+        var k = 0, spelling = 0
+        let leaves = leafRanges(count: keys.count).map { range in
+            var values: [String] = []
+            values.reserveCapacity(range.count)
+            for position in range {
+                while position >= groups.starts[k + 1] { k += 1 }
+                while spelling < spellings.count, position >= spellings[spelling].positions.upperBound { spelling += 1 }
+                if spelling < spellings.count, spellings[spelling].positions.contains(position) {
+                    let run = spellings[spelling]
+                    values.append(groups.strings[run.groups[position - run.positions.lowerBound]])
+                } else {
+                    values.append(groups.strings[groups.sequence[k]])
+                }
+            }
+            return IndexLeaf(keys: Array(keys[range]), values: .strings(values))
         }
         return (nils, leaves)
-    }
-}
-
-/// An index's strings grouped by their UTF-8 bytes as they are added: each entry's group and
-/// primary key, and the bytes of each group's first string
-/// (``TableIndex/sortedByString(_:)``, ``TableIndex/stringLeaves(of:in:)``).
-///
-/// Only the distinct strings' bytes are kept, so an entry costs 12 bytes whatever its
-/// string's length: the groups are found through an open-addressing table of group numbers
-/// (Swift's seeded `Hasher` over the bytes), at most half full, which grows with the
-/// distinct strings, not with the entries.
-struct StringGrouping {
-    /// Each entry's group.
-    private(set) var groupOf: [Int32] = []
-    /// Each entry's primary key.
-    private(set) var primaryKeys: [Int64] = []
-    /// Whether every entry's key is above the one before.
-    private(set) var keysAscend = true
-    /// The bytes of each group's first string, back to back.
-    private(set) var distinct: [UInt8] = []
-    /// Where each group's bytes start in `distinct`, and (last) where the last one's end.
-    private(set) var starts: [Int] = [0]
-    /// Group numbers by hash; -1 where empty.
-    private var slots = [Int32](repeating: -1, count: 1_024)
-
-    /// Room for `rows` entries.
-    init(rows: Int) {
-        groupOf.reserveCapacity(rows)
-        primaryKeys.reserveCapacity(rows)
-    }
-
-    /// The number of groups.
-    var groupCount: Int { starts.count - 1 }
-
-    /// The bytes of group `group`.
-    func text(_ group: Int, in distinct: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: distinct[starts[group]..<starts[group + 1]])
-    }
-
-    /// Adds an entry whose string's bytes are `piece`, with key `primaryKey`.
-    mutating func add(_ piece: UnsafeBufferPointer<UInt8>, primaryKey: Int64) {
-        if let last = primaryKeys.last, last >= primaryKey { keysAscend = false }
-        primaryKeys.append(primaryKey)
-        var slot = Self.hash(piece) & (slots.count - 1)
-        while true {
-            let group = slots[slot]
-            if group < 0 { break }
-            let same = distinct.withUnsafeBufferPointer { text(Int(group), in: $0).elementsEqual(piece) }
-            if same {
-                groupOf.append(group)
-                return
-            }
-            slot = (slot + 1) & (slots.count - 1)
-        }
-        let group = Int32(groupCount)
-        slots[slot] = group
-        groupOf.append(group)
-        distinct.append(contentsOf: piece)
-        starts.append(distinct.count)
-        if 2 * groupCount > slots.count { rehash(size: 2 * slots.count) }
-    }
-
-    /// The hash of `piece` (seeded per process, as every `Hasher`).
-    private static func hash(_ piece: UnsafeBufferPointer<UInt8>) -> Int {
-        var hasher = Hasher()
-        hasher.combine(bytes: UnsafeRawBufferPointer(piece))
-        return hasher.finalize()
-    }
-
-    /// Rebuilds the table with `size` slots (a power of two).
-    private mutating func rehash(size: Int) {
-        var slots = [Int32](repeating: -1, count: size)
-        distinct.withUnsafeBufferPointer { distinct in
-            for group in 0..<groupCount {
-                var slot = Self.hash(text(group, in: distinct)) & (size - 1)
-                while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
-                slots[slot] = Int32(group)
-            }
-        }
-        self.slots = slots
-    }
-}
-
-/// The entries of a ``StringGrouping`` in index order.
-///
-/// Strings repeat: ten million to-do names hold about ten thousand distinct ones. So the
-/// entries are grouped by their UTF-8 bytes first, only the distinct strings are sorted
-/// (``StringOrder``: by their bytes where those decide, by comparing the strings where they
-/// do not), and the entries are placed group by group, each group in primary-key order.
-/// Groups of different bytes whose strings are equal (canonically equivalent spellings) are
-/// merged by primary key.
-///
-/// Sorting the entries themselves by comparing them retained and released each string at
-/// every comparison and read it wherever it lay on the heap, and broke each tie between
-/// equal names by reading both entries' keys: at ten million names that was most of an
-/// index's build, and it grew faster than the rows.
-struct StringGroups {
-    /// The positions of the entries in index order.
-    let order: [Int32]
-    /// Each group's string.
-    let strings: [String]
-
-    /// The order of `grouping`'s entries; `nil` when a group's bytes are not well-formed
-    /// UTF-8.
-    init?(_ grouping: StringGrouping) {
-        let n = grouping.primaryKeys.count, groupCount = grouping.groupCount
-        guard let made = grouping.distinct.withUnsafeBufferPointer({ distinct in
-            Self.ordered(grouping, distinct: distinct, count: n, groups: groupCount)
-        }) else { return nil }
-        (order, strings) = made
-    }
-
-    /// ``init(_:)``'s work, with the distinct strings' bytes at hand.
-    private static func ordered(_ grouping: StringGrouping, distinct: UnsafeBufferPointer<UInt8>,
-                                count n: Int, groups groupCount: Int) -> (order: [Int32], strings: [String])? {
-        // One string per group; byte order decides only for well-formed UTF-8.
-        var strings: [String] = []
-        strings.reserveCapacity(groupCount)
-        for group in 0..<groupCount {
-            guard let string = String(validating: grouping.text(group, in: distinct), as: UTF8.self) else { return nil }
-            strings.append(string)
-        }
-        func compare(_ a: Int, _ b: Int) -> ComparisonResult {
-            StringOrder.compareBytes(grouping.text(a, in: distinct), grouping.text(b, in: distinct), normalized: false)
-                ?? StringOrder.compare(strings[a], strings[b])
-        }
-        // The distinct strings in order.
-        var groups = Array(0..<groupCount)
-        groups.sort { compare($0, $1) == .orderedAscending }
-        // Where each group's entries start, in that order; then every entry in its place, each
-        // group's in entry order.
-        var next = [Int](repeating: 0, count: groupCount)
-        for group in grouping.groupOf { next[Int(group)] += 1 }
-        var start = 0
-        var groupStarts: [Int] = []
-        groupStarts.reserveCapacity(groupCount + 1)
-        for group in groups {
-            let count = next[group]
-            next[group] = start
-            groupStarts.append(start)
-            start += count
-        }
-        groupStarts.append(n)
-        let order = [Int32](unsafeUninitializedCapacity: n) { order, initialized in
-            for (i, group) in grouping.groupOf.enumerated() {
-                order[next[Int(group)]] = Int32(i)
-                next[Int(group)] += 1
-            }
-            initialized = n
-            // Runs of groups with equal strings, or groups whose entries' keys may not
-            // ascend: their entries by primary key.
-            let keys = grouping.primaryKeys
-            var first = 0
-            while first < groups.count {
-                var last = first
-                while last + 1 < groups.count, compare(groups[first], groups[last + 1]) == .orderedSame {
-                    last += 1
-                }
-                if last > first || !grouping.keysAscend {
-                    order[groupStarts[first]..<groupStarts[last + 1]].sort { keys[Int($0)] < keys[Int($1)] }
-                }
-                first = last + 1
-            }
-        }
-        return (order, strings)
     }
 }

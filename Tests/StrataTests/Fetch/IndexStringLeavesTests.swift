@@ -59,6 +59,11 @@ import Testing
             let entries = index.leaves.flatMap(\.entries)
             #expect(entries.map(\.primaryKey) == expected.map(\.primaryKey), "\(label): the index order")
             #expect(entries.map(\.first) == expected.map(\.first), "\(label): the indexed values")
+            // Each entry keeps its own row's spelling, also where the entries of canonically
+            // equal spellings are merged by key.
+            func bytes(_ value: AttributeValue) -> [UInt8] { if case .string(let s) = value { Array(s.utf8) } else { [] } }
+            let respelled = entries.indices.first { bytes(entries[$0].first) != bytes(expected[$0].first) }
+            #expect(respelled == nil, "\(label): entry \(respelled ?? -1) has another row's spelling")
             #expect(index.count == expected.count)
 
             // Equal bytes, one string: the heap strings' storage is shared.
