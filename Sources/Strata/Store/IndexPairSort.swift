@@ -11,14 +11,24 @@ enum IndexPairSort {
     /// Bits of the value sorted in each pass.
     static let digitBits = 11
 
+    /// Above this many pairs the sort splits them by their most significant digit first: 64 Ki
+    /// pairs are a megabyte, which stays in the cache through a bucket's passes.
+    static let splitAbove = 1 << 16
+
     /// Sorts the pairs `values[i]`, `keys[i]` by value, stably: when the keys ascend, that is
     /// by value, then key. `low` and `high` are the smallest and largest
     /// ``IndexNumber/sortableBits`` of the values, and their lowest `zeros` bits are zero in
     /// every value (the sort skips them). Each pass places the pairs from one pair of columns
     /// into the other; `spareValues` and `spareKeys` have room for as many.
     ///
-    /// Every pass's counts are taken in one read of the values before the first pass, and a
-    /// pass whose digit is the same for every pair is skipped.
+    /// Up to ``splitAbove`` pairs, or when one digit covers the values, every pass is over all
+    /// the pairs, least significant digit first; every pass's counts are taken in one read of
+    /// the values before the first pass, and a pass whose digit is the same for every pair is
+    /// skipped. More pairs are first placed by their most significant digit, then each digit's
+    /// bucket is sorted so on its own: a pass over all of ten million pairs writes to 2,048
+    /// places spread over memory, and its cost per pair grew with the pairs; a bucket's passes
+    /// stay in the cache (and dates that arrive about in order fill the first pass's buckets
+    /// one after the other).
     ///
     /// - Returns: whether the sorted pairs are in the spare columns (else in `values`, `keys`).
     /// - Complexity: O(n × ⌈b / 11⌉), b the bits of `high` less `low`, less `zeros`.
@@ -33,10 +43,63 @@ enum IndexPairSort {
         let base = UInt64(min(zeros, (high - low).trailingZeroBitCount))
         let bits = UInt64.bitWidth - ((high - low) >> base).leadingZeroBitCount
         let passes = (bits + digitBits - 1) / digitBits
-        let buckets = 1 << digitBits, mask = UInt64(buckets - 1)
+        let buckets = 1 << digitBits
         let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: passes * buckets)
         defer { counts.deallocate() }
-        counts.initialize(repeating: 0)
+        guard n > splitAbove && passes > 1 else {
+            return leastDigitFirst(values: values, keys: keys, spareValues: spareValues, spareKeys: spareKeys,
+                                   low: low, base: base, passes: passes, counts: counts)
+        }
+        // The most significant digit: every pair into the spare columns, by that digit.
+        let top = base + UInt64((passes - 1) * digitBits), mask = UInt64(buckets - 1)
+        let starts = UnsafeMutableBufferPointer(rebasing: counts[0..<buckets])
+        starts.initialize(repeating: 0)
+        for value in values { starts[Int((value.sortableBits &- low) &>> top & mask)] &+= 1 }
+        var start = 0
+        for b in 0..<buckets {
+            let count = starts[b]
+            starts[b] = start
+            start += count
+        }
+        place(n, values: values.baseAddress!, keys: keys.baseAddress!,
+              intoValues: spareValues.baseAddress!, keys: spareKeys.baseAddress!,
+              at: starts.baseAddress!, low: low, shift: top)
+        // Each bucket ends where the next one starts (`place` moved every start to there):
+        // sorted by the other digits from the spare columns back into `values`, `keys`.
+        let ends = Array(starts)
+        var first = 0
+        for end in ends {
+            defer { first = end }
+            guard end > first else { continue }
+            let range = first..<end
+            let sortedInPlace = leastDigitFirst(values: UnsafeMutableBufferPointer(rebasing: spareValues[range]),
+                                                keys: UnsafeMutableBufferPointer(rebasing: spareKeys[range]),
+                                                spareValues: UnsafeMutableBufferPointer(rebasing: values[range]),
+                                                spareKeys: UnsafeMutableBufferPointer(rebasing: keys[range]),
+                                                low: low, base: base, passes: passes - 1, counts: counts)
+            if !sortedInPlace {
+                (values.baseAddress! + first).update(from: spareValues.baseAddress! + first, count: range.count)
+                (keys.baseAddress! + first).update(from: spareKeys.baseAddress! + first, count: range.count)
+            }
+        }
+        return false
+    }
+
+    /// The passes of ``sort(values:keys:spareValues:spareKeys:low:high:zeros:)`` over the
+    /// `passes` least significant digits above `base`, over every pair: their counts taken in
+    /// one read of the values, a pass whose digit is the same for every pair skipped. `counts`
+    /// has room for `passes` × 2,048.
+    ///
+    /// - Returns: whether the sorted pairs are in the spare columns (else in `values`, `keys`).
+    private static func leastDigitFirst<Value: IndexNumber>(values: UnsafeMutableBufferPointer<Value>, keys: UnsafeMutableBufferPointer<Int64>,
+                                                            spareValues: UnsafeMutableBufferPointer<Value>,
+                                                            spareKeys: UnsafeMutableBufferPointer<Int64>, low: UInt64, base: UInt64,
+                                                            passes: Int, counts: UnsafeMutableBufferPointer<Int>) -> Bool {
+        let n = values.count
+        guard n > 1 else { return false }
+        let buckets = 1 << digitBits, mask = UInt64(buckets - 1)
+        let counts = UnsafeMutableBufferPointer(rebasing: counts[0..<passes * buckets])
+        counts.update(repeating: 0)
         if passes == 1 && base == 0 {
             // Ages and to-one keys: the shift by nothing would cost as much as the rest.
             for value in values { counts[Int((value.sortableBits &- low) & mask)] &+= 1 }

@@ -99,6 +99,43 @@ import StrataTestSupport
         }
     }
 
+    /// Above ``IndexPairSort/splitAbove`` pairs the sort places them by their most
+    /// significant digit first and sorts each bucket on its own: every kind of spread, with
+    /// buckets of one pair, buckets whose lower digits are all alike (passes skipped, the
+    /// pairs left in the spare columns) and dates that arrive about in order.
+    @Test func largeSortsSplitByTheirTopDigitFirst() {
+        let count = IndexPairSort.splitAbove * 2 + 123
+        let integers: [(inout SplitMix64) -> Int64] = [
+            { Int64(bitPattern: $0.next()) },                             // any 64 bits
+            { Int64($0.next() % 3) << 40 | Int64($0.next() % 2) },       // lower digits mostly alike
+            { Int64($0.next() % 5_000) - 2_500 },                         // one digit and a bit
+            { [Int64.min, Int64.max, 0, -1, 1][Int($0.next() % 5)] },     // buckets of the extremes
+        ]
+        for (d, draw) in integers.enumerated() {
+            let rows = Self.rows(count, seed: UInt64(d + 900), nullEvery: d == 0 ? 5 : 0, draw)
+            let expected = Self.compared(rows)
+            let sorted = Self.gatheredAndSorted(rows, chunk: 4_096)
+            let wrong = expected.indices.first { sorted.values[$0] != expected[$0].value || sorted.keys[$0] != expected[$0].key }
+            #expect(sorted.values.count == expected.count && wrong == nil, "integers, draw \(d): pair \(wrong ?? -1) out of place")
+        }
+        // Millisecond dates about 30 s apart with up to an hour of jitter, as to-do items are
+        // created; and doubles of every sign and size.
+        var row = 0.0
+        let doubles: [(inout SplitMix64) -> Double] = [
+            { row += 30; return 1.7e9 + row + Double($0.next() % 3_600_000) / 1_000 },
+            { Double(bitPattern: $0.next() >> 2) * ($0.next() % 2 == 0 ? 1 : -1) },
+        ]
+        for (d, draw) in doubles.enumerated() {
+            let rows = Self.rows(count, seed: UInt64(d + 950), draw)
+            let expected = Self.compared(rows)
+            let sorted = Self.gatheredAndSorted(rows, chunk: 4_096)
+            let wrong = expected.indices.first {
+                sorted.values[$0].bitPattern != expected[$0].value.bitPattern || sorted.keys[$0] != expected[$0].key
+            }
+            #expect(sorted.values.count == expected.count && wrong == nil, "doubles, draw \(d): pair \(wrong ?? -1) out of place")
+        }
+    }
+
     @Test func aNaNIsNoted() {
         var rows = Self.rows(100, seed: 5) { Double($0.next() % 10) }
         #expect(!Self.gatheredAndSorted(rows, chunk: 30).unordered)
